@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# polltax - see README.md.  `make run` and `make test` are all a new user needs.
+
+CC          ?= gcc
+LLVM_DIR    ?= $(lastword $(sort $(wildcard /usr/lib/llvm-*)))
+KERNEL      ?= tests/fixtures/tree
+OUT         ?= $(BUILD)/out
+BUILD       ?= build
+JOBS        ?= $(shell nproc)
+LINUX_VER   ?= 6.12
+CACHE       ?= $(HOME)/.cache/polltax
+V           ?= 0
+
+CFLAGS      ?= -O2 -g
+WARNINGS    := -Wall -Wextra -Wno-unused-parameter
+ALL_CFLAGS   = -std=gnu11 $(WARNINGS) $(CFLAGS) -I$(LLVM_DIR)/include -MMD -MP
+LDLIBS       = -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson -lxxhash
+
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @printf '  %-8s %s\n'
+endif
+
+OBJS := \
+	$(BUILD)/obj/polltax.o \
+	$(BUILD)/obj/cmd_scan.o \
+	$(BUILD)/obj/cmd_list.o \
+	$(BUILD)/obj/cmd_facts.o \
+	$(BUILD)/obj/scan.o \
+	$(BUILD)/obj/prefilter.o \
+	$(BUILD)/obj/extract.o \
+	$(BUILD)/obj/classify.o \
+	$(BUILD)/obj/cocci.o \
+	$(BUILD)/obj/output.o \
+	$(BUILD)/obj/history.o \
+	$(BUILD)/obj/tree.o \
+	$(BUILD)/obj/util.o
+
+-include tool/extra.mk
+
+POLLTAX := $(BUILD)/polltax
+
+.PHONY: all deps run test check-linux clean selfcheck
+all: deps-build $(POLLTAX)
+
+$(BUILD)/obj/%.o: tool/%.c
+	@mkdir -p $(dir $@)
+	$(quiet) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(POLLTAX): $(OBJS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+-include $(OBJS:.o=.d)
+
+# Debian packages: install what is missing (as root), or say exactly what to install.
+BUILD_PKGS := gcc make libclang-dev libjansson-dev libxxhash-dev coccinelle
+RUN_PKGS   := coccinelle flex bison bc libelf-dev libssl-dev git
+TEST_PKGS  := sparse clang
+deps-build:
+	@tool/ensure-packages $(BUILD_PKGS)
+deps: deps-build
+	@tool/ensure-packages $(RUN_PKGS)
+
+run: deps all
+	$(POLLTAX) scan -j $(JOBS) -o $(OUT) $(KERNEL)
+	@echo
+	@cat $(OUT)/summary.md
+
+test: deps all
+	@tool/ensure-packages $(TEST_PKGS)
+	@sh tests/run.sh $(POLLTAX)
+
+check-linux: deps all
+	@tool/ensure-packages linux-source-$(LINUX_VER)
+	@sh tests/check-linux.sh $(POLLTAX) $(LINUX_VER) $(CACHE)
+
+selfcheck: all
+	@tool/ensure-packages sparse
+	$(Q)for f in tool/*.c; do sparse -Wno-decl $(ALL_CFLAGS) -D__x86_64__ $$f || exit 1; done
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/check-linux.sh POLLTAX VERSION CACHE
+#
+# The real-tree check: unpack Debian's linux-source-VERSION into CACHE (once),
+# scan it, and fail unless the scan meets the bar of the scan issue:
+#   - at least 225 file_operations with a poll are found;
+#   - the second layers are found by following the calls;
+#   - .poll members that are not file polling are excluded (not-poll);
+#   - unknown is at most 2% of the implementations;
+#   - no file crashed libclang or timed out.
+# Prints one TEST line per check and "N passed, N failed".
+
+set -u
+POLLTAX=$1
+VER=$2
+CACHE=$3
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+SRC=$CACHE/src/linux-source-$VER
+OUT=$TOP/build/check-linux/$VER
+passed=0
+failed=0
+
+check() {
+	printf 'TEST %s\n' "$1"
+	if [ "$2" = ok ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		printf '  FAIL: %s\n' "$3"
+	fi
+}
+
+if [ ! -f "$SRC/Makefile" ]; then
+	tarball=/usr/src/linux-source-$VER.tar.xz
+	[ -f "$tarball" ] || { echo "check-linux: $tarball missing (apt-get install linux-source-$VER)"; exit 1; }
+	echo "check-linux: unpacking $tarball into $CACHE/src"
+	mkdir -p "$CACHE/src.tmp" && tar -xf "$tarball" -C "$CACHE/src.tmp" &&
+		mkdir -p "$CACHE/src" && mv "$CACHE/src.tmp/linux-source-$VER" "$SRC" && rmdir "$CACHE/src.tmp" ||
+		{ echo "check-linux: cannot unpack $tarball"; exit 1; }
+fi
+mkdir -p "$OUT"
+start=$(date +%s)
+"$POLLTAX" scan -o "$OUT" "$SRC" || { echo "check-linux: polltax scan failed"; echo "0 passed, 1 failed"; exit 1; }
+echo "check-linux: scan took $(( $(date +%s) - start )) s"
+cat "$OUT/summary.md"
+"$POLLTAX" list "$OUT" >"$OUT/list.tsv"
+
+J=$OUT/polltax.json
+num() { sed -n "s/^ *\"$1\": \([0-9]*\),\{0,1\}$/\1/p" "$J" | head -n 1; }
+
+nops=$(num file_operations_with_poll)
+[ "${nops:-0}" -ge 225 ] && r=ok || r=bad
+check "at least 225 file_operations with a poll (found ${nops:-0})" $r "only ${nops:-0}"
+
+for layer in proto_ops.poll v4l2_file_operations.poll snd_hwdep_ops.poll tty_ldisc_ops.poll \
+	     kernfs_ops.poll proc_ops.proc_poll; do
+	grep -q "\"layer\": \"$layer\"" "$J" && r=ok || r=bad
+	check "layer $layer found by following the calls" $r "$layer not found"
+done
+
+for s in blk_mq_ops rfkill_ops adb_driver; do
+	n=$(awk -F '\t' -v s="$s.poll" '$4 == s && $5 != "not-poll"' "$OUT/list.tsv" | wc -l)
+	m=$(awk -F '\t' -v s="$s.poll" '$4 == s && $5 == "not-poll"' "$OUT/list.tsv" | wc -l)
+	[ "$n" -eq 0 ] && [ "$m" -gt 0 ] && r=ok || r=bad
+	check "$s.poll is not-poll ($m excluded)" $r "$n of them classified as file polls, $m not-poll"
+done
+
+total=$(num implementations)
+unknown=$(awk -F '\t' '$5 == "unknown"' "$OUT/list.tsv" | wc -l)
+[ $((unknown * 100)) -le $((total * 2)) ] && r=ok || r=bad
+check "unknown at most 2% ($unknown of $total)" $r "$unknown unknown of $total"
+
+crashed=$(awk '/"failed": \[/,/\]/' "$J" | grep -c '"reason"')
+[ "$crashed" -eq 0 ] && r=ok || r=bad
+check "no file crashed or timed out ($crashed)" $r "$crashed files failed"
+
+for t in "$TOP"/tests/linux/*.t.sh; do
+	[ -f "$t" ] || continue
+	out=$(POLLTAX="$POLLTAX" SRC="$SRC" OUT="$OUT" TOP="$TOP" sh "$t" 2>&1)
+	printf '%s\n' "$out" | grep -v '^RESULT '
+	p=$(printf '%s\n' "$out" | sed -n 's/^RESULT \([0-9]*\) \([0-9]*\)$/\1/p')
+	q=$(printf '%s\n' "$out" | sed -n 's/^RESULT \([0-9]*\) \([0-9]*\)$/\2/p')
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${q:-1}))
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,1434 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * classify.c - from facts to classes (TAXONOMY.md, all of it).
+ *
+ * 1. Index: function summaries by key (static: "file:name", else "name"),
+ *    ops initializers and run-time assignments, creation-site references,
+ *    private_data assignments, queues freed with wake_up_pollfree().
+ * 2. reach(): what a function registers once helpers are followed: the
+ *    heads (with the helper's parameters replaced by the caller's arguments,
+ *    both in the text and in the derivation), the indirect calls that take
+ *    the poll_table (lower layers), busy-poll evidence, other uses of the
+ *    poll_table, whether a return or goto can skip the registration.
+ * 3. Layers: start from file_operations.poll and follow every indirect call
+ *    that an implementation passes its poll_table to (sock->ops->poll makes
+ *    proto_ops.poll a layer, vdev->fops->poll v4l2_file_operations.poll,
+ *    ...).  A member named poll of any other struct is not file polling.
+ * 4. Class per implementation, then whether it is auto-convertible by the
+ *    safety rules of DESIGN.md (creation sites that can set f_poll_head).
+ */
+#define _GNU_SOURCE
+#include "classify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cx {
+	const struct tree *t;
+	json_t *fns;		/* key -> summary (+ "_file") */
+	json_t *fns_by_name;	/* name -> [keys] */
+	json_t *reach;		/* key -> result, or "busy" marker */
+	json_t *ops;		/* array of ops records (+ "file") */
+	json_t *assigns;	/* array (+ "file") */
+	json_t *refs;		/* "file\tvar" and "var" -> [refs + file] */
+	json_t *pd;		/* "file:function" -> [private_data sets] */
+	json_t *ph;		/* "file:function" -> [f_poll_head sets] */
+	json_t *defs;		/* "file:function" -> [line, end] */
+	json_t *pollfree;	/* "struct.field" -> true */
+	json_t *errors;		/* file -> [errors] */
+	json_t *layers;		/* "type.member" -> {...} */
+	json_t *open_users;	/* open function key -> {poll function key: true} */
+	json_t *field_sets;	/* "struct.field" -> [{file, in}] pointer members written */
+	json_t *def_file;	/* extern function name -> file that defines it */
+};
+
+/* Where a function named by an ops member is defined: its own file, or the extern definition. */
+static const char *def_file_of(struct cx *c, json_t *m, const char *recfile)
+{
+	const char *f = json_string_value(json_object_get(m, "file"));
+	const char *name = json_string_value(json_object_get(m, "function"));
+	char *k;
+	bool known;
+
+	if (!f || !*f)
+		f = recfile;
+	k = xasprintf("%s:%s", f, name ? name : "");
+	known = json_object_get(c->defs, k) != NULL;
+	free(k);
+	if (!known && !json_is_true(json_object_get(m, "static")) && name &&
+	    json_string_value(json_object_get(c->def_file, name)))
+		return json_string_value(json_object_get(c->def_file, name));
+	return f;
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static json_t *push(json_t *obj, const char *key)
+{
+	json_t *a = json_object_get(obj, key);
+
+	if (!a) {
+		a = json_array();
+		json_object_set_new(obj, key, a);
+	}
+	return a;
+}
+
+static void index_facts(struct cx *c, json_t *tus)
+{
+	size_t i, j;
+	json_t *tu, *v;
+
+	json_array_foreach(tus, i, tu) {
+		const char *file = str(tu, "file");
+		const char *k;
+
+		json_array_foreach(json_object_get(tu, "functions"), j, v) {
+			bool st = json_is_true(json_object_get(v, "static"));
+			char *key = st ? xasprintf("%s:%s", str(v, "file"), str(v, "name"))
+				       : xstrdup(str(v, "name"));
+
+			if (!json_object_get(c->fns, key)) {
+				json_object_set(c->fns, key, v);
+				json_array_append_new(push(c->fns_by_name, str(v, "name")), json_string(key));
+			}
+			free(key);
+		}
+		json_array_foreach(json_object_get(tu, "ops"), j, v) {
+			json_t *o = json_deep_copy(v);
+
+			json_object_set_new(o, "file", json_string(file));
+			json_array_append_new(c->ops, o);
+		}
+		json_array_foreach(json_object_get(tu, "assigns"), j, v) {
+			json_t *o = json_deep_copy(v);
+
+			json_object_set_new(o, "file", json_string(file));
+			json_array_append_new(c->assigns, o);
+		}
+		json_array_foreach(json_object_get(tu, "refs"), j, v) {
+			json_t *o = json_deep_copy(v);
+			char *key = xasprintf("%s\t%s", file, str(v, "var"));
+
+			json_object_set_new(o, "file", json_string(file));
+			json_array_append(push(c->refs, key), o);
+			json_array_append_new(push(c->refs, str(v, "var")), o);
+			free(key);
+		}
+		json_array_foreach(json_object_get(tu, "private_data_sets"), j, v) {
+			char *key = xasprintf("%s:%s", file, str(v, "in"));
+
+			json_array_append(push(c->pd, key), v);
+			free(key);
+		}
+		json_array_foreach(json_object_get(tu, "poll_head_sets"), j, v) {
+			char *key = xasprintf("%s:%s", file, str(v, "in"));
+
+			json_array_append(push(c->ph, key), v);
+			free(key);
+		}
+		json_object_foreach(json_object_get(tu, "defs"), k, v) {
+			char *key = xasprintf("%s:%s", file, k);
+
+			json_object_set(c->defs, key, v);
+			if (!json_object_get(c->def_file, k))
+				json_object_set_new(c->def_file, k, json_string(file));
+			free(key);
+		}
+		json_object_foreach(json_object_get(tu, "field_sets"), k, v) {
+			json_t *fnm;
+			size_t m;
+
+			json_array_foreach(v, m, fnm)
+				json_array_append_new(push(c->field_sets, k),
+						      json_pack("{s:s, s:O}", "file", file, "in", fnm));
+		}
+		json_array_foreach(json_object_get(tu, "pollfree"), j, v)
+			json_object_set_new(c->pollfree, json_string_value(v), json_true());
+		if (json_array_size(json_object_get(tu, "errors")))
+			json_object_set(c->errors, file, json_object_get(tu, "errors"));
+	}
+}
+
+/*
+ * file_operations filled in at run time ("fops->poll = x; fops->open = y;"):
+ * the members assigned through one object in one function make one ops
+ * record, merged into the object's static initializer when there is one.
+ */
+static void group_assignments(struct cx *c)
+{
+	size_t i, j;
+	json_t *a, *o;
+
+	json_array_foreach(c->assigns, i, a) {
+		const char *lhs = str(a, "lhs"), *member = str(a, "member");
+		size_t ll = strlen(lhs), ml = strlen(member);
+		char *base;
+		json_t *rec = NULL;
+
+		if (strcmp(str(a, "type"), "file_operations") || ll <= ml)
+			continue;
+		base = xstrndup(lhs, ll - ml);
+		if (ll - ml >= 2 && !strcmp(base + ll - ml - 2, "->"))
+			base[ll - ml - 2] = '\0';
+		else if (base[ll - ml - 1] == '.')
+			base[ll - ml - 1] = '\0';
+		json_array_foreach(c->ops, j, o) {
+			if (!strcmp(str(o, "file"), str(a, "file")) && !strcmp(str(o, "var"), base) &&
+			    !strcmp(str(o, "type"), "file_operations") &&
+			    (!json_object_get(o, "assigned_in") || !strcmp(str(o, "assigned_in"), str(a, "in")) ||
+			     !json_object_get(o, "assigned_in"))) {
+				rec = o;
+				break;
+			}
+		}
+		if (!rec) {
+			rec = json_pack("{s:s, s:s, s:s, s:O, s:b, s:s, s:{}, s:{}, s:s}", "var", base,
+					"type", "file_operations", "file", str(a, "file"), "line",
+					json_object_get(a, "line"), "static", 0, "macro", "", "members",
+					"pt_members", "assigned_in", str(a, "in"));
+			json_array_append_new(c->ops, rec);
+		}
+		json_object_set_new(json_object_get(rec, "members"), member,
+				    json_pack("{s:s, s:s, s:O}", "function", str(a, "function"), "file",
+					      str(a, "function_file"), "static", json_object_get(a, "static")));
+		json_object_set_new(rec, "via_assignment", json_true());
+		json_object_set_new(a, "grouped", json_true());
+		free(base);
+	}
+}
+
+/* The summary a call or an ops member names: FILE's own, else the extern one, else any. */
+static json_t *lookup_fn(struct cx *c, const char *name, const char *file, bool st, const char **keyp)
+{
+	char *key = xasprintf("%s:%s", file, name);
+	json_t *f = json_object_get(c->fns, key), *keys, *k;
+	size_t i;
+
+	if (f) {
+		*keyp = json_object_iter_key(json_object_iter_at(c->fns, key));
+		free(key);
+		return f;
+	}
+	free(key);
+	if ((f = json_object_get(c->fns, name))) {
+		*keyp = json_object_iter_key(json_object_iter_at(c->fns, name));
+		return f;
+	}
+	/* a static inline seen from another file: the same text under another key */
+	keys = json_object_get(c->fns_by_name, name);
+	json_array_foreach(keys, i, k) {
+		if (st && strchr(json_string_value(k), ':')) {
+			*keyp = json_string_value(k);
+			return json_object_get(c->fns, json_string_value(k));
+		}
+	}
+	return NULL;
+}
+
+/* ---- reach ------------------------------------------------------------------ */
+
+static bool ident_char(char ch)
+{
+	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* Replace the helper's parameter names in EXPR by the caller's argument texts. */
+static char *subst(const char *expr, json_t *params, json_t *args)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = expr; *p;) {
+		if (ident_char(*p) && !(*p >= '0' && *p <= '9')) {
+			const char *e = p;
+			bool member = false;
+			size_t i;
+			json_t *pa;
+
+			while (ident_char(*e))
+				e++;
+			for (const char *b = p; b > expr;) {
+				b--;
+				if (*b == ' ')
+					continue;
+				member = *b == '.' || (*b == '>' && b > expr && b[-1] == '-');
+				break;
+			}
+			bool done = false;
+
+			if (!member) {
+				json_array_foreach(params, i, pa) {
+					const char *pn = str(pa, "name");
+
+					if (strlen(pn) == (size_t)(e - p) && !strncmp(pn, p, (size_t)(e - p)) &&
+					    i < json_array_size(args)) {
+						const char *at = str(json_array_get(args, i), "text");
+						bool simple = true;
+
+						for (const char *q = at[0] == '&' ? at + 1 : at; *q; q++)
+							simple = simple && (ident_char(*q) || *q == '.' ||
+									    *q == '-' || *q == '>');
+						if (simple && at[0] == '&' && !strncmp(e, "->", 2)) {
+							/* q = &x->queue; &q->done_wq reads &x->queue.done_wq */
+							sb_addf(&sb, "%s.", at + 1);
+							e += 2;
+						} else if (simple && at[0] != '&') {
+							sb_adds(&sb, at);
+						} else {
+							sb_addf(&sb, "(%s)", at);
+						}
+						done = true;
+						break;
+					}
+				}
+			}
+			if (!done)
+				sb_add(&sb, p, (size_t)(e - p));
+			p = e;
+		} else {
+			sb_addc(&sb, *p++);
+		}
+	}
+	return sb_detach(&sb);
+}
+
+static char *norm(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (; *s; s++)
+		if (*s != ' ')
+			sb_addc(&sb, *s);
+	return sb_detach(&sb);
+}
+
+static json_t *compose(json_t *hb, json_t *args)
+{
+	json_t *ab;
+
+	if (strcmp(str(hb, "k"), "param"))
+		return json_incref(hb);
+	ab = json_object_get(json_array_get(args, (size_t)json_integer_value(json_object_get(hb, "param"))),
+			     "base");
+	if (!ab)
+		return json_pack("{s:s, s:s}", "k", "unknown", "why", "argument missing");
+	if (!strcmp(str(ab, "k"), "param")) {
+		const char *first = str(ab, "first")[0] ? str(ab, "first") : str(hb, "first");
+
+		return json_pack("{s:s, s:O, s:s}", "k", "param", "param", json_object_get(ab, "param"),
+				 "first", first);
+	}
+	return json_incref(ab);
+}
+
+static json_t *empty_reach(void)
+{
+	return json_pack("{s:[], s:[], s:[], s:[], s:[], s:b}", "heads", "icalls", "unresolved", "busy",
+			 "pt_uses", "early", 0);
+}
+
+static json_t *reach(struct cx *c, const char *key, json_t *fn)
+{
+	json_t *r = json_object_get(c->reach, key), *ev;
+	size_t i;
+	bool early = false, registered = false;
+
+	if (r)
+		return r;
+	json_object_set_new(c->reach, key, empty_reach());	/* recursion guard */
+	r = empty_reach();
+	if (json_is_true(json_object_get(fn, "busy_text")))
+		json_array_append_new(json_object_get(r, "busy"), json_string("POLL_BUSY_LOOP"));
+	json_array_foreach(json_object_get(fn, "events"), i, ev) {
+		const char *k = str(ev, "k");
+		bool cond = json_is_true(json_object_get(ev, "cond")) || early;
+
+		if (!strcmp(k, "wait")) {
+			char *n = norm(str(ev, "head"));
+
+			json_array_append_new(json_object_get(r, "heads"),
+					      json_pack("{s:s, s:s, s:s, s:O, s:b, s:s, s:s, s:O, s:s}",
+							"expr", str(ev, "head"), "resolved", str(ev, "head"), "norm", n,
+							"base", json_object_get(ev, "base"), "cond", cond,
+							"via", "", "file", str(fn, "file"),
+							"line", json_object_get(ev, "line"),
+							"field", str(ev, "field")));
+			free(n);
+			registered = true;
+		} else if (!strcmp(k, "call")) {
+			const char *ck = NULL;
+			json_t *callee = lookup_fn(c, str(ev, "callee"), str(ev, "callee_file"),
+						   json_is_true(json_object_get(ev, "static")), &ck);
+			json_t *args = json_object_get(ev, "args"), *sub, *h;
+			size_t j;
+
+			registered = true;
+			if (json_is_false(json_object_get(ev, "pt_typed"))) {
+				/* printk("%p", wait) and the like: not a registration */
+				json_array_append_new(json_object_get(r, "pt_uses"),
+						      json_pack("{s:s, s:s, s:O}", "what", "other", "file",
+								str(fn, "file"), "line", json_object_get(ev, "line")));
+				continue;
+			}
+			if (!callee || json_integer_value(json_object_get(callee, "pt")) < 0) {
+				json_array_append_new(json_object_get(r, "unresolved"),
+						      json_pack("{s:s, s:s, s:O}", "callee", str(ev, "callee"),
+								"file", str(fn, "file"), "line",
+								json_object_get(ev, "line")));
+				continue;
+			}
+			sub = reach(c, ck, callee);
+			json_array_foreach(json_object_get(sub, "heads"), j, h) {
+				char *e = subst(str(h, "resolved"), json_object_get(callee, "params"), args);
+				char *n = norm(e);
+				char *via = str(h, "via")[0] ? xasprintf("%s() -> %s", str(ev, "callee"), str(h, "via"))
+							     : xasprintf("%s()", str(ev, "callee"));
+
+				json_array_append_new(json_object_get(r, "heads"),
+						      json_pack("{s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:O, s:s}",
+								"expr", str(h, "expr"), "resolved", e, "norm", n,
+								"base", compose(json_object_get(h, "base"), args),
+								"cond", cond || json_is_true(json_object_get(h, "cond")),
+								"via", via, "file", str(h, "file"),
+								"line", json_object_get(h, "line"),
+								"field", str(h, "field")));
+				free(e);
+				free(n);
+				free(via);
+			}
+			json_array_extend(json_object_get(r, "icalls"), json_object_get(sub, "icalls"));
+			json_array_extend(json_object_get(r, "unresolved"), json_object_get(sub, "unresolved"));
+			json_array_extend(json_object_get(r, "busy"), json_object_get(sub, "busy"));
+			json_array_extend(json_object_get(r, "pt_uses"), json_object_get(sub, "pt_uses"));
+		} else if (!strcmp(k, "icall")) {
+			registered = true;
+			json_array_append_new(json_object_get(r, "icalls"),
+					      json_pack("{s:s, s:s, s:s, s:s, s:O}", "expr", str(ev, "expr"),
+							"type", str(ev, "type"), "member", str(ev, "member"),
+							"file", str(fn, "file"), "line", json_object_get(ev, "line")));
+		} else if (!strcmp(k, "pt_use")) {
+			json_array_append_new(json_object_get(r, "pt_uses"),
+					      json_pack("{s:s, s:s, s:O}", "what", str(ev, "what"),
+							"file", str(fn, "file"), "line", json_object_get(ev, "line")));
+		} else if (!strcmp(k, "busy")) {
+			json_array_append_new(json_object_get(r, "busy"), json_string(str(ev, "what")));
+		} else if (!strcmp(k, "return") || !strcmp(k, "goto")) {
+			if (!registered)
+				early = true;
+		}
+	}
+	json_object_set_new(r, "early", json_boolean(early));
+	json_object_set(c->reach, key, r);
+	json_decref(r);
+	return r;
+}
+
+/* ---- implementations ---------------------------------------------------------- */
+
+struct impl {
+	char *key;		/* function key */
+	json_t *fn;		/* summary, or NULL when not parsed */
+	char *name, *file;
+	const char *layer;	/* "type.member" */
+	json_t *ops;		/* [ops records / assigns that point at it] */
+	bool converted;		/* a poll_mask member */
+};
+
+struct impls {
+	struct impl *v;
+	size_t n, alloc;
+	json_t *index;		/* key|layer -> index */
+};
+
+static struct impl *impl_get(struct impls *im, const char *key, const char *name, const char *file,
+			     const char *layer, bool converted)
+{
+	char *ik = xasprintf("%s|%s", key, converted ? "poll_mask" : "poll");
+	json_t *hit = json_object_get(im->index, ik);
+	struct impl *p;
+
+	if (hit) {
+		free(ik);
+		return &im->v[json_integer_value(hit)];
+	}
+	if (im->n == im->alloc) {
+		im->alloc = im->alloc * 2 + 64;
+		im->v = xrealloc(im->v, im->alloc * sizeof(*im->v));
+	}
+	p = &im->v[im->n];
+	memset(p, 0, sizeof(*p));
+	p->key = xstrdup(key);
+	p->name = xstrdup(name);
+	p->file = xstrdup(file);
+	p->layer = layer;
+	p->ops = json_array();
+	p->converted = converted;
+	json_object_set_new(im->index, ik, json_integer((json_int_t)im->n));
+	im->n++;
+	free(ik);
+	return p;
+}
+
+/* Every (ops record or assignment) that gives TYPE.MEMBER a function: call CB. */
+static void for_each_member(struct cx *c, const char *type, const char *member,
+			    void (*cb)(struct cx *, json_t *rec, json_t *m, void *), void *d)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(c->ops, i, o) {
+		json_t *m = json_object_get(json_object_get(o, "members"), member);
+
+		if (m && !strcmp(str(o, "type"), type))
+			cb(c, o, m, d);
+	}
+	json_array_foreach(c->assigns, i, o) {
+		if (json_is_true(json_object_get(o, "grouped")))
+			continue;
+		if (!strcmp(str(o, "type"), type) && !strcmp(str(o, "member"), member)) {
+			json_t *m = json_pack("{s:s, s:s, s:O}", "function", str(o, "function"), "file",
+					      str(o, "function_file"), "static", json_object_get(o, "static"));
+
+			cb(c, o, m, d);
+			json_decref(m);
+		}
+	}
+}
+
+struct collect {
+	struct impls *im;
+	const char *layer;
+	bool converted;
+};
+
+static void fn_key_of(json_t *m, const char *recfile, char **key, const char **file)
+{
+	bool st = json_is_true(json_object_get(m, "static"));
+	const char *f = str(m, "file")[0] ? str(m, "file") : recfile;
+
+	*file = f;
+	*key = st ? xasprintf("%s:%s", f, str(m, "function")) : xstrdup(str(m, "function"));
+}
+
+static void collect_cb(struct cx *c, json_t *rec, json_t *m, void *d)
+{
+	struct collect *cl = d;
+	const char *file, *k = NULL;
+	char *key;
+	struct impl *p;
+	json_t *fn;
+
+	fn_key_of(m, str(rec, "file"), &key, &file);
+	fn = lookup_fn(c, str(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
+	if (fn) {
+		free(key);
+		key = xstrdup(k);
+		file = str(fn, "file");
+	}
+	if (!fn)
+		file = str(rec, "file");	/* not defined anywhere we parsed: report it where it is used */
+	p = impl_get(cl->im, key, str(m, "function"), file, cl->layer, cl->converted);
+	p->fn = fn;
+	json_array_append(p->ops, rec);
+	free(key);
+}
+
+/* Lower layers: what the implementations of LAYER pass their poll_table to. */
+static void discover_layers(struct cx *c, struct impls *im)
+{
+	bool changed = true;
+
+	json_object_set_new(c->layers, "file_operations.poll",
+			    json_pack("{s:s, s:s, s:s, s:b}", "type", "file_operations", "member", "poll",
+				      "found_via", "struct file_operations (the VFS)", "busy", 0));
+	while (changed) {
+		const char *lk;
+		json_t *lv;
+		void *tmp;
+
+		changed = false;
+		json_object_foreach_safe(c->layers, tmp, lk, lv) {
+			struct collect cl = { im, NULL, false };
+			size_t before = im->n;
+
+			if (json_is_true(json_object_get(lv, "done")))
+				continue;
+			json_object_set_new(lv, "done", json_true());
+			cl.layer = lk;
+			for_each_member(c, str(lv, "type"), str(lv, "member"), collect_cb, &cl);
+			for (size_t i = 0; i < im->n; i++) {
+				struct impl *p = &im->v[i];
+				json_t *r, *ic;
+				size_t j;
+
+				if (strcmp(p->layer, lk) || !p->fn)
+					continue;
+				(void)before;
+				r = reach(c, p->key, p->fn);
+				json_array_foreach(json_object_get(r, "icalls"), j, ic) {
+					char *nk;
+
+					if (!str(ic, "type")[0])
+						continue;
+					nk = xasprintf("%s.%s", str(ic, "type"), str(ic, "member"));
+					if (!json_object_get(c->layers, nk)) {
+						char *via = xasprintf("%s() %s:%lld calls %s", p->name,
+								      str(ic, "file"),
+								      json_integer_value(json_object_get(ic, "line")),
+								      str(ic, "expr"));
+
+						json_object_set_new(c->layers, nk,
+								    json_pack("{s:s, s:s, s:s, s:b, s:s}",
+									      "type", str(ic, "type"),
+									      "member", str(ic, "member"),
+									      "found_via", via, "busy",
+									      json_array_size(json_object_get(r, "busy")) > 0 ||
+									      json_is_true(json_object_get(lv, "busy")),
+									      "caller", p->name));
+						free(via);
+						changed = true;
+					}
+					free(nk);
+				}
+			}
+		}
+	}
+	/* converted implementations: file_operations.poll_mask */
+	{
+		struct collect cl = { im, "file_operations.poll_mask", true };
+
+		for_each_member(c, "file_operations", "poll_mask", collect_cb, &cl);
+	}
+}
+
+/* Not file polling: a member named poll of a struct that no file poll reaches. */
+static void collect_not_poll(struct cx *c, struct impls *im)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(c->ops, i, o) {
+		char *lk;
+		json_t *m = json_object_get(json_object_get(o, "members"), "poll");
+
+		if (!m)
+			continue;
+		lk = xasprintf("%s.poll", str(o, "type"));
+		if (json_object_get(c->layers, lk)) {
+			free(lk);
+			continue;
+		}
+		json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", str(o, "type"),
+							      "member", "poll", "not_poll", 1, "done", 1));
+		free(lk);
+	}
+	json_array_foreach(c->ops, i, o) {
+		const char *lk2;
+		json_t *lv;
+
+		json_object_foreach(c->layers, lk2, lv) {
+			const char *file, *k = NULL;
+			char *key;
+			json_t *m, *fn;
+			struct impl *p;
+
+			if (!json_is_true(json_object_get(lv, "not_poll")) || strcmp(str(lv, "type"), str(o, "type")))
+				continue;
+			m = json_object_get(json_object_get(o, "members"), "poll");
+			if (!m)
+				continue;
+			fn_key_of(m, str(o, "file"), &key, &file);
+			fn = lookup_fn(c, str(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
+			p = impl_get(im, key, str(m, "function"), fn ? str(fn, "file") : file, lk2, false);
+			p->fn = fn;
+			json_array_append(p->ops, o);
+			free(key);
+		}
+	}
+}
+
+/* ---- creation sites ------------------------------------------------------------ */
+
+/* Creation APIs that return the new struct file (f_poll_head can be set on it). */
+static const char *const file_returning[] = {
+	"anon_inode_getfile", "anon_inode_getfile_fmode", "anon_inode_create_getfile",
+	"alloc_file_pseudo", "alloc_file_pseudo_noaccount", "alloc_file", NULL,
+};
+/* ... and those that install it into the fd table and return an int. */
+static const char *const fd_returning[] = { "anon_inode_getfd", "anon_inode_create_getfd", NULL };
+/* Registrations whose framework opens the file and then calls ->open. */
+static const char *const framework_calls[] = {
+	"cdev_init", "register_chrdev", "__register_chrdev", "debugfs_create_file",
+	"debugfs_create_file_unsafe", "debugfs_create_file_size", "securityfs_create_file",
+	"tracefs_create_file", "proc_create", "sysfs_create_bin_file", NULL,
+};
+
+static bool in(const char *const *l, const char *s)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, s))
+			return true;
+	return false;
+}
+
+static json_t *pd_sets_of(struct cx *c, const char *file, const char *fn)
+{
+	char *k = xasprintf("%s:%s", file, fn);
+	json_t *r = json_object_get(c->pd, k);
+
+	free(k);
+	return r;
+}
+
+static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth);
+
+/*
+ * Creation sites of ops record O (file_operations): its own ->open, calls
+ * that create a file with it, framework registrations.  Also notes whether
+ * each site can set f_poll_head (the file is at hand and the code is the
+ * driver's own).
+ */
+static void creation_sites(struct cx *c, json_t *o, const char *poll_key, json_t *sites, json_t *reassigned)
+{
+	json_t *members = json_object_get(o, "members"), *open = json_object_get(members, "open");
+	const char *ofile = str(o, "file"), *mk;
+	char *rk = xasprintf("%s\t%s", ofile, str(o, "var"));
+	json_t *refs = json_object_get(c->refs, rk), *ref, *mv;
+	size_t i;
+
+	free(rk);
+	if (!refs && !json_is_true(json_object_get(o, "static")))
+		refs = json_object_get(c->refs, str(o, "var"));
+	if (open) {
+		const char *of = def_file_of(c, open, ofile);
+		char *dk = xasprintf("%s:%s", of, str(open, "function"));
+		json_t *def = json_object_get(c->defs, dk), *pd = pd_sets_of(c, of, str(open, "function"));
+		/*
+		 * An open can set f_poll_head for this poll only when every
+		 * file_operations that opens with it polls with the same function
+		 * (drm_open for drm_poll: yes; simple_open: no).
+		 */
+		json_t *users = json_object_get(c->open_users, dk);
+		bool own = json_object_size(users) == 1 && json_object_get(users, poll_key);
+
+		free(dk);
+		json_array_append_new(sites, json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open",
+						       "function", str(open, "function"), "file", of,
+						       "line", def ? json_integer_value(json_array_get(def, 0)) : 0,
+						       "sets_private_data", json_array_size(pd) > 0 ||
+						       sets_private_data(c, of, str(open, "function"), 0),
+						       "settable", own && def != NULL));
+	}
+	json_array_foreach(refs, i, ref) {
+		const char *ctx = str(ref, "ctx"), *fn = str(ref, "in");
+		char *kind = NULL;
+		bool settable = false, pd = false;
+
+		if (!strncmp(ctx, "call:", 5)) {
+			char *name = xstrdup(ctx + 5);
+
+			*strrchr(name, ':') = '\0';
+			if (in(file_returning, name)) {
+				settable = true;
+				pd = !strncmp(name, "anon_inode", 10) ||
+				     json_array_size(pd_sets_of(c, str(ref, "file"), fn)) > 0;
+			} else if (in(fd_returning, name)) {
+				pd = true;
+			} else if (!strcmp(name, "cdev_init")) {
+				free(name);
+				name = xstrdup("cdev");
+			} else if (!in(framework_calls, name)) {
+				free(name);
+				continue;	/* a call that only looks at the fops */
+			}
+			kind = name;
+		} else if (!strncmp(ctx, "init:", 5) || !strncmp(ctx, "assign:", 7)) {
+			/* the fops handed to a framework object: who registers that object? */
+			const char *tf = strchr(ctx, ':') + 1;
+			char *type = xstrndup(tf, strcspn(tf, "."));
+
+			if (!strcmp(tf, "file.f_op")) {
+				kind = xstrdup("f_op switch");
+			} else if (!strcmp(tf, "cdev.ops")) {
+				kind = xstrdup("cdev");
+			} else {
+				kind = !strcmp(type, "miscdevice") ? xstrdup("misc_open")
+								    : xasprintf("registered as %s", tf);
+				pd = !strcmp(type, "miscdevice");
+				if (!strncmp(ctx, "init:", 5)) {
+					char *vk = xasprintf("%s\t%s", str(ref, "file"), fn);
+					json_t *vrefs = json_object_get(c->refs, vk), *vr;
+					size_t m;
+
+					json_array_foreach(vrefs, m, vr)
+						if (!strncmp(str(vr, "ctx"), "call:", 5) && str(vr, "in")[0]) {
+							fn = str(vr, "in");
+							break;
+						}
+					free(vk);
+				}
+			}
+			free(type);
+		} else {
+			continue;
+		}
+		json_array_append_new(sites, json_pack("{s:s, s:s, s:s, s:O, s:b, s:b}", "kind", kind,
+						       "function", fn, "file", str(ref, "file"),
+						       "line", json_object_get(ref, "line"),
+						       "sets_private_data", pd, "settable", settable));
+		free(kind);
+	}
+	/* private_data written by the ops' other methods: not fixed at creation */
+	json_object_foreach(members, mk, mv) {
+		json_t *pd, *s;
+		size_t j;
+
+		if (!strcmp(mk, "open") || !strcmp(mk, "release"))
+			continue;
+		pd = pd_sets_of(c, str(mv, "file")[0] ? str(mv, "file") : ofile, str(mv, "function"));
+		json_array_foreach(pd, j, s)
+			json_array_append_new(reassigned, json_pack("{s:s, s:s, s:O, s:s}", "function",
+								    str(mv, "function"), "file",
+								    str(mv, "file")[0] ? str(mv, "file") : ofile,
+								    "line", json_object_get(s, "line"),
+								    "member", mk));
+	}
+}
+
+/* Does FN (in FILE), or a function it hands the file to, set file->private_data? */
+static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth)
+{
+	char *k;
+	json_t *def, *callee;
+	size_t i;
+	bool r = false;
+
+	if (json_array_size(pd_sets_of(c, file, fn)))
+		return true;
+	if (depth > 3)
+		return false;
+	k = xasprintf("%s:%s", file, fn);
+	def = json_object_get(c->defs, k);
+	free(k);
+	json_array_foreach(json_array_get(def, 2), i, callee) {
+		const char *cn = json_string_value(callee);
+		char *ck = xasprintf("%s:%s", file, cn);
+		const char *cf = json_object_get(c->defs, ck) ? file : json_string_value(json_object_get(c->def_file, cn));
+
+		free(ck);
+		if (cf && sets_private_data(c, cf, cn, depth + 1)) {
+			r = true;
+			break;
+		}
+	}
+	return r;
+}
+
+/* ---- the verdict ------------------------------------------------------------ */
+
+const char *class_family(const char *cls)
+{
+	if (!strncmp(cls, "single", 6))
+		return "single";
+	return cls;
+}
+
+static const char *base_name(json_t *base, json_t *fn, char *buf, size_t len)
+{
+	const char *k = str(base, "k");
+
+	if (!strcmp(k, "param")) {
+		int p = (int)json_integer_value(json_object_get(base, "param"));
+		const char *first = str(base, "first");
+		json_t *pa = json_array_get(json_object_get(fn, "params"), (size_t)p);
+
+		if (p == (int)json_integer_value(json_object_get(fn, "file_param"))) {
+			if (!strcmp(first, "private_data"))
+				return "private_data";
+			if (!strcmp(first, "f_inode") || !strcmp(first, "file_inode()") || !strcmp(first, "f_path"))
+				return "inode";
+			snprintf(buf, len, "file%s%s", first[0] ? ":" : "", first);
+			return buf;
+		}
+		snprintf(buf, len, "param:%s", str(pa, "name"));
+		return buf;
+	}
+	return k;
+}
+
+struct verdict {
+	const char *cls;
+	const char *conv;
+	struct strbuf reason;
+};
+
+static void set_verdict(struct verdict *v, const char *cls, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_verdict(struct verdict *v, const char *cls, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	v->cls = cls;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	sb_reset(&v->reason);
+	sb_adds(&v->reason, s);
+	free(s);
+}
+
+static json_t *fn_errors(struct cx *c, json_t *fn)
+{
+	json_t *errs = json_object_get(c->errors, str(fn, "file")), *e;
+	json_int_t a = json_integer_value(json_object_get(fn, "line"));
+	json_int_t b = json_integer_value(json_object_get(fn, "end_line"));
+	size_t i;
+
+	json_array_foreach(errs, i, e) {
+		json_int_t l = json_integer_value(json_object_get(e, "line"));
+
+		if (!strcmp(str(e, "file"), str(fn, "file")) && l >= a && l <= b)
+			return e;
+	}
+	return NULL;
+}
+
+static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
+{
+	struct verdict v = { "unknown", "no", STRBUF_INIT };
+	json_t *layer = json_object_get(c->layers, p->layer), *r = NULL, *heads = json_array();
+	json_t *sites = json_array(), *reassigned = json_array(), *opsout = json_array();
+	json_t *distinct = json_object(), *o, *h, *e;
+	bool is_root = !strcmp(p->layer, "file_operations.poll") || p->converted;
+	bool uncond = true;
+	const char *base = "";
+	char bbuf[128];
+	size_t i;
+
+	json_array_foreach(p->ops, i, o) {
+		const char *via = str(o, "macro")[0] ? "macro" :
+				  json_object_get(o, "member") || json_object_get(o, "via_assignment") ? "assignment"
+												     : "initializer";
+		json_t *rec = json_pack("{s:s, s:s, s:s, s:O, s:s}", "var",
+					json_object_get(o, "member") ? str(o, "lhs") : str(o, "var"),
+					"type", str(o, "type"), "file", str(o, "file"), "line",
+					json_object_get(o, "line"), "via", via);
+
+		if (str(o, "macro")[0])
+			json_object_set_new(rec, "macro", json_string(str(o, "macro")));
+		if (!json_object_get(o, "member") && !strcmp(str(o, "type"), "file_operations"))
+			creation_sites(c, o, p->key, sites, reassigned);
+		json_array_append_new(opsout, rec);
+	}
+
+	if (json_is_true(json_object_get(layer, "not_poll"))) {
+		set_verdict(&v, "not-poll", "%s.poll is not file polling: no file poll passes its poll_table to it",
+			    str(layer, "type"));
+		v.conv = "excluded";
+		goto done;
+	}
+	if (p->converted) {
+		set_verdict(&v, "converted", "already converted: .poll_mask = %s", p->name);
+		v.conv = "converted";
+		goto done;
+	}
+	if (!p->fn) {
+		set_verdict(&v, "unknown", "the definition of %s() was not parsed", p->name);
+		goto done;
+	}
+	if ((e = fn_errors(c, p->fn))) {
+		set_verdict(&v, "unknown", "libclang could not parse %s() (%s:%lld: %s)", p->name, str(e, "file"),
+			    json_integer_value(json_object_get(e, "line")), str(e, "msg"));
+		goto done;
+	}
+	r = reach(c, p->key, p->fn);
+	json_array_foreach(json_object_get(r, "heads"), i, h) {
+		json_t *d = json_object_get(distinct, str(h, "norm"));
+
+		if (json_is_true(json_object_get(h, "cond")))
+			uncond = false;
+		if (!d) {
+			json_t *alts = json_object_get(json_object_get(h, "base"), "alts"), *a;
+			size_t ai;
+
+			json_object_set(distinct, str(h, "norm"), h);
+			/* a head chosen at run time: report each candidate */
+			json_array_foreach(alts, ai, a)
+				json_array_append_new(heads, json_pack("{s:s, s:s, s:s, s:s, s:s, s:O, s:b, s:s}",
+								       "expr", json_string_value(a),
+								       "resolved", json_string_value(a),
+								       "base", "dynamic", "via", str(h, "via"),
+								       "file", str(h, "file"),
+								       "line", json_object_get(h, "line"),
+								       "conditional", 1, "chosen_by", str(h, "expr")));
+			if (!json_array_size(alts))
+				json_array_append_new(heads, json_pack("{s:s, s:s, s:s, s:s, s:s, s:O, s:b}", "expr",
+								       str(h, "expr"), "resolved", str(h, "resolved"),
+								       "base",
+								       base_name(json_object_get(h, "base"), p->fn, bbuf,
+										 sizeof(bbuf)),
+								       "via", str(h, "via"), "file", str(h, "file"),
+								       "line", json_object_get(h, "line"), "conditional",
+								       json_is_true(json_object_get(h, "cond"))));
+		} else if (!json_is_true(json_object_get(h, "cond"))) {
+			json_object_set_new(json_array_get(heads, json_array_size(heads) - 1), "conditional",
+					    json_false());
+		}
+	}
+	if (json_array_size(json_object_get(r, "busy")) || json_is_true(json_object_get(layer, "busy"))) {
+		if (json_array_size(json_object_get(r, "busy")))
+			set_verdict(&v, "busy-poll", "socket poll that busy-polls (%s)",
+				    json_string_value(json_array_get(json_object_get(r, "busy"), 0)));
+		else
+			set_verdict(&v, "busy-poll", "%s runs under %s(), which busy-polls", p->layer,
+				    str(layer, "caller"));
+		goto done;
+	}
+	if (json_array_size(json_object_get(r, "icalls"))) {
+		json_t *ic = json_array_get(json_object_get(r, "icalls"), 0);
+
+		if (str(ic, "type")[0])
+			set_verdict(&v, "delegate", "forwards to %s (%s.%s)", str(ic, "expr"), str(ic, "type"),
+				    str(ic, "member"));
+		else
+			set_verdict(&v, "delegate", "forwards its poll_table to %s", str(ic, "expr"));
+		goto done;
+	}
+	if (json_array_size(json_object_get(r, "unresolved"))) {
+		json_t *u = json_array_get(json_object_get(r, "unresolved"), 0);
+
+		set_verdict(&v, "unknown", "passes its poll_table to %s(), whose body was not parsed",
+			    str(u, "callee"));
+		goto done;
+	}
+	if (json_object_size(distinct) == 0) {
+		set_verdict(&v, "none", "no poll_wait() reachable: the mask is computed from state");
+		v.conv = "yes";
+		goto pt_check;
+	}
+	if (json_object_size(distinct) >= 2) {
+		struct strbuf l = STRBUF_INIT;
+
+		json_array_foreach(heads, i, h)
+			sb_addf(&l, "%s%s", i ? ", " : "", str(h, "expr"));
+		set_verdict(&v, "multi", "%zu wait queues: %s", json_object_size(distinct), l.buf);
+		sb_release(&l);
+		goto done;
+	}
+	h = json_array_get(json_object_get(r, "heads"), 0);
+	{
+		json_t *hb = json_object_get(h, "base");
+		const char *bk = str(hb, "k");
+		const char *hexpr = str(h, "expr");
+
+		base = str(json_array_get(heads, 0), "base");
+		if (!strcmp(bk, "dynamic")) {
+			set_verdict(&v, "single-dynamic", "head %s is %s", hexpr, str(hb, "why"));
+			goto done;
+		}
+		if (!strcmp(bk, "task")) {
+			set_verdict(&v, "single-dynamic", "head %s is a per-task queue (current), not the file's",
+				    hexpr);
+			goto done;
+		}
+		if (str(h, "field")[0] && json_object_get(c->pollfree, str(h, "field"))) {
+			set_verdict(&v, "single-dynamic", "head %s (%s) is freed with wake_up_pollfree(): "
+				    "its lifetime is not the file's", hexpr, str(h, "field"));
+			goto done;
+		}
+		if (strcmp(bk, "global") && strcmp(bk, "param")) {
+			set_verdict(&v, "unknown", "cannot tell what head %s is derived from (%s)", hexpr,
+				    str(hb, "why"));
+			goto done;
+		}
+		{
+			/* a pointer the head is read through, written by a method after open */
+			json_t *fields = json_object_get(hb, "fields"), *f;
+			size_t fi;
+
+			json_array_foreach(fields, fi, f) {
+				const char *fk = json_string_value(f), *mk;
+				json_t *setters = json_object_get(c->field_sets, fk), *st, *o, *mv;
+				size_t si, oi;
+
+				if (fi + 1 == json_array_size(fields) || !strcmp(fk, "file.private_data"))
+					continue;
+				json_array_foreach(setters, si, st) {
+					json_array_foreach(p->ops, oi, o) {
+						json_object_foreach(json_object_get(o, "members"), mk, mv) {
+							if (!strcmp(mk, "open") || !strcmp(mk, "release") ||
+							    strcmp(str(mv, "function"), str(st, "in")))
+								continue;
+							set_verdict(&v, "single-dynamic", "head %s is read through %s, "
+								    "which %s() (->%s) changes after open", hexpr,
+								    fk, str(st, "in"), mk);
+							goto done;
+						}
+					}
+				}
+			}
+		}
+		if (!strcmp(base, "private_data") && json_array_size(reassigned)) {
+			json_t *ra = json_array_get(reassigned, 0);
+
+			set_verdict(&v, "single-dynamic", "head %s hangs off private_data, which %s() (->%s) "
+				    "reassigns after open", hexpr, str(ra, "function"), str(ra, "member"));
+			goto done;
+		}
+		if (!uncond) {
+			if (json_is_true(json_object_get(r, "early")) && !str(h, "via")[0])
+				set_verdict(&v, "single-cond", "one head (%s), but a path returns before "
+					    "registering it", hexpr);
+			else
+				set_verdict(&v, "single-cond", "one head (%s), registered only under a condition",
+					    hexpr);
+			v.conv = "review";
+			goto done;
+		}
+		if (!strcmp(bk, "global")) {
+			set_verdict(&v, "single-static", "one head, the global %s, registered unconditionally",
+				    str(hb, "name"));
+		} else {
+			set_verdict(&v, "single-private", "one head, %s, derived from %s, registered "
+				    "unconditionally", hexpr, base);
+		}
+	}
+	/* auto-convertible? the safety rules of DESIGN.md */
+	if (!is_root) {
+		v.conv = "no";
+		goto pt_check;
+	}
+	{
+		/*
+		 * Files are created either directly (anon_inode_getfile() and
+		 * friends: ->open is never called, the returned file can be set
+		 * up) or through an open path (misc, cdev, chrdev, debugfs, a
+		 * framework registration): those need an ->open of the driver's
+		 * own to set f_poll_head.
+		 */
+		bool direct = false, open_path = false, own_open = false, pd_known = false;
+		bool blocked = false;
+		const char *why = NULL;
+		json_t *s;
+
+		json_array_foreach(sites, i, s) {
+			const char *k = str(s, "kind");
+			bool settable = json_is_true(json_object_get(s, "settable"));
+
+			if (!strcmp(k, "open")) {
+				own_open = own_open || settable;
+				pd_known |= settable && json_is_true(json_object_get(s, "sets_private_data"));
+				continue;
+			}
+			if (settable) {
+				direct = true;
+				pd_known |= json_is_true(json_object_get(s, "sets_private_data"));
+			} else if (!strcmp(k, "anon_inode_getfd") || !strcmp(k, "anon_inode_create_getfd")) {
+				blocked = true;
+				why = "a file is created by anon_inode_getfd(), which does not return it";
+			} else {
+				open_path = true;
+				if (!strcmp(k, "misc_open"))
+					pd_known = true;
+			}
+		}
+		if ((open_path || !direct) && !own_open) {
+			blocked = true;
+			if (!why)
+				why = json_array_size(sites) ? "no ->open of its own where f_poll_head can be set"
+							     : "no creation site found";
+		}
+		if (blocked) {
+			v.conv = "needs-open";
+			sb_addf(&v.reason, "; %s", why);
+		} else if (!strcmp(base, "private_data") && !pd_known) {
+			v.conv = "needs-open";
+			sb_adds(&v.reason, "; no creation site sets private_data");
+		} else {
+			v.conv = "yes";
+		}
+	}
+pt_check:
+	if (r) {
+		json_t *u;
+
+		json_array_foreach(json_object_get(r, "pt_uses"), i, u) {
+			if (!strcmp(str(u, "what"), "poll_requested_events"))
+				continue;
+			if (!strcmp(v.conv, "yes") || !strcmp(v.conv, "needs-open")) {
+				v.conv = "review";
+				sb_addf(&v.reason, "; the poll_table is also used (%s at %s:%lld)",
+					!strcmp(str(u, "what"), "other") ? "beyond poll_wait" : str(u, "what"),
+					str(u, "file"), json_integer_value(json_object_get(u, "line")));
+			}
+			break;
+		}
+	}
+	if (!is_root && strcmp(v.cls, "unknown"))
+		sb_addf(&v.reason, "; lower layer %s: converted only through the file_operations above it",
+			p->layer);
+done:
+	{
+		json_t *busy = json_array(), *dele = json_array(), *ptu = json_array();
+		char *sub;
+
+		if (r) {
+			json_t *x;
+
+			json_array_foreach(json_object_get(r, "busy"), i, x)
+				json_array_append(busy, x);
+			json_array_foreach(json_object_get(r, "icalls"), i, x)
+				json_array_append_new(dele, json_sprintf("%s (%s.%s)", str(x, "expr"),
+									 str(x, "type"), str(x, "member")));
+			json_array_foreach(json_object_get(r, "pt_uses"), i, x)
+				json_array_append_new(ptu, json_sprintf("%s at %s:%lld", str(x, "what"),
+									str(x, "file"),
+									json_integer_value(json_object_get(x, "line"))));
+		}
+		{
+			const char *f = p->file;
+			const char *s1 = strchr(f, '/');
+			const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+
+			sub = s2 ? xstrndup(f, (size_t)(s2 - f)) : s1 ? xstrndup(f, (size_t)(s1 - f)) : xstrdup(".");
+		}
+		json_object_set_new(out, "function", json_string(p->name));
+		json_object_set_new(out, "file", json_string(p->fn ? str(p->fn, "file") : p->file));
+		json_object_set_new(out, "line", json_integer(p->fn ? json_integer_value(json_object_get(p->fn, "line")) : 0));
+		json_object_set_new(out, "layer", json_string(p->layer));
+		json_object_set_new(out, "class", json_string(v.cls));
+		json_object_set_new(out, "convertible", json_string(v.conv));
+		json_object_set_new(out, "reason", json_string(v.reason.buf ? v.reason.buf : ""));
+		json_object_set_new(out, "heads", heads);
+		json_object_set_new(out, "base", json_string(base));
+		json_object_set_new(out, "unconditional", json_boolean(uncond));
+		json_object_set_new(out, "busy_poll", busy);
+		json_object_set_new(out, "delegates", dele);
+		json_object_set_new(out, "pt_uses", ptu);
+		json_object_set_new(out, "ops", opsout);
+		json_object_set_new(out, "creation_sites", sites);
+		json_object_set_new(out, "private_data_reassigned", reassigned);
+		json_object_set_new(out, "compiled", json_true());
+		json_object_set_new(out, "subsystem", json_string(sub));
+		json_object_set_new(out, "cocci", cocci_rec ? json_incref(cocci_rec) : json_null());
+		free(sub);
+	}
+	json_decref(distinct);
+	sb_release(&v.reason);
+}
+
+static int cmp_impl(const void *a, const void *b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	int r = strcmp(str(x, "file"), str(y, "file"));
+
+	if (r)
+		return r;
+	if (json_integer_value(json_object_get(x, "line")) != json_integer_value(json_object_get(y, "line")))
+		return json_integer_value(json_object_get(x, "line")) < json_integer_value(json_object_get(y, "line")) ? -1 : 1;
+	r = strcmp(str(x, "function"), str(y, "function"));
+	return r ? r : strcmp(str(x, "layer"), str(y, "layer"));
+}
+
+static void count(json_t *obj, const char *k)
+{
+	json_object_set_new(obj, k, json_integer(json_integer_value(json_object_get(obj, k)) + 1));
+}
+
+json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *failed, json_t *not_compiled)
+{
+	struct cx c = { t, json_object(), json_object(), json_object(), json_array(), json_array(),
+			json_object(), json_object(), json_object(), json_object(), json_object(),
+			json_object(), json_object(), NULL, json_object(), json_object() };
+	struct impls im = { NULL, 0, 0, json_object() };
+	json_t *list = json_array(), *by_class = json_object(), *by_conv = json_object(), *dis = json_array();
+	json_t *layers_out = json_array(), *used_cocci = json_object(), *res, *x;
+	json_t **sorted;
+	size_t i, n_ops = 0;
+	const char *k;
+
+	index_facts(&c, tus);
+	group_assignments(&c);
+	c.open_users = json_object();
+	json_array_foreach(c.ops, i, x) {
+		json_t *m = json_object_get(x, "members"), *open = json_object_get(m, "open");
+		json_t *poll = json_object_get(m, "poll");
+		const char *pf, *pk = NULL;
+		char *ok, *pkey;
+		json_t *users;
+
+		if (!open || !poll || strcmp(str(x, "type"), "file_operations"))
+			continue;
+		ok = xasprintf("%s:%s", def_file_of(&c, open, str(x, "file")), str(open, "function"));
+		fn_key_of(poll, str(x, "file"), &pkey, &pf);
+		if (lookup_fn(&c, str(poll, "function"), pf, json_is_true(json_object_get(poll, "static")), &pk)) {
+			free(pkey);
+			pkey = xstrdup(pk);
+		}
+		users = json_object_get(c.open_users, ok);
+		if (!users) {
+			users = json_object();
+			json_object_set_new(c.open_users, ok, users);
+		}
+		json_object_set_new(users, pkey, json_true());
+		free(ok);
+		free(pkey);
+	}
+	discover_layers(&c, &im);
+	collect_not_poll(&c, &im);
+	for (i = 0; i < im.n; i++) {
+		struct impl *p = &im.v[i];
+		json_t *out = json_object();
+		char *ck = xasprintf("%s:%s", p->fn ? str(p->fn, "file") : p->file, p->name);
+		json_t *cr = cocci ? json_object_get(cocci, ck) : NULL;
+
+		if (cr)
+			json_object_set_new(used_cocci, ck, json_true());
+		decide(&c, p, out, cr);
+		json_array_append_new(list, out);
+		free(ck);
+	}
+	/* files the configuration cannot compile: the Coccinelle pass classifies them */
+	if (cocci) {
+		json_object_foreach(cocci, k, x) {
+			bool nc = false;
+			size_t j;
+			json_t *f;
+			char *lk;
+			json_t *lay;
+
+			if (json_object_get(used_cocci, k))
+				continue;
+			json_array_foreach(not_compiled, j, f)
+				nc |= !strcmp(json_string_value(f), str(x, "file"));
+			json_array_foreach(failed, j, f)
+				nc |= !strcmp(str(f, "file"), str(x, "file"));
+			if (!nc)
+				continue;
+			lk = xasprintf("%s.%s", str(x, "ops_type"), "poll");
+			lay = json_object_get(c.layers, lk);
+			if (!lay && strcmp(str(x, "ops_type"), "file_operations")) {
+				free(lk);
+				continue;
+			}
+			{
+				bool np = lay && json_is_true(json_object_get(lay, "not_poll"));
+				const char *cls = np ? "not-poll" : str(x, "class");
+				json_t *out = json_pack("{s:s, s:s, s:O, s:s, s:s, s:s, s:s, s:[], s:s, s:b, s:[], s:[],"
+							" s:[], s:[], s:[], s:[], s:b, s:s, s:O}",
+							"function", str(x, "function"), "file", str(x, "file"),
+							"line", json_object_get(x, "line"), "layer", lk,
+							"class", cls, "convertible", np ? "excluded" : "no",
+							"reason", "", "heads", "base", "",
+							"unconditional", 0, "busy_poll", "delegates", "pt_uses",
+							"ops", "creation_sites", "private_data_reassigned",
+							"compiled", 0, "subsystem", "", "cocci", x);
+				char *reason = xasprintf("not compiled by this configuration; classified by the "
+							 "Coccinelle pass: %s", str(x, "reason"));
+				const char *f = str(x, "file"), *s1 = strchr(f, '/');
+				const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+				char *sub = s2 ? xstrndup(f, (size_t)(s2 - f)) : xstrdup(".");
+
+				json_object_set_new(out, "reason", json_string(reason));
+				json_object_set_new(out, "subsystem", json_string(sub));
+				json_array_append_new(list, out);
+				free(reason);
+				free(sub);
+			}
+			free(lk);
+		}
+	}
+	sorted = xcalloc(json_array_size(list) + 1, sizeof(*sorted));
+	json_array_foreach(list, i, x)
+		sorted[i] = x;
+	qsort(sorted, json_array_size(list), sizeof(*sorted), cmp_impl);
+	res = json_array();
+	for (i = 0; i < json_array_size(list); i++) {
+		json_t *cr;
+
+		x = sorted[i];
+		json_array_append(res, x);
+		count(by_class, str(x, "class"));
+		count(by_conv, str(x, "convertible"));
+		cr = json_object_get(x, "cocci");
+		if (json_is_object(cr) && json_is_true(json_object_get(x, "compiled")) &&
+		    strcmp(str(x, "class"), "not-poll") && strcmp(str(x, "class"), "converted") &&
+		    strcmp(class_family(str(x, "class")), class_family(str(cr, "class"))))
+			json_array_append_new(dis, json_pack("{s:s, s:s, s:O, s:s, s:s, s:I, s:s, s:s}",
+							     "function", str(x, "function"), "file", str(x, "file"),
+							     "line", json_object_get(x, "line"),
+							     "polltax", str(x, "class"), "cocci", str(cr, "class"),
+							     "polltax_heads",
+							     (json_int_t)json_array_size(json_object_get(x, "heads")),
+							     "cocci_heads", str(cr, "heads"), "cocci_reason",
+							     str(cr, "reason")));
+	}
+	free(sorted);
+	json_array_foreach(c.ops, i, x)
+		if (!strcmp(str(x, "type"), "file_operations") &&
+		    (json_object_get(json_object_get(x, "members"), "poll") ||
+		     json_object_get(json_object_get(x, "members"), "poll_mask")))
+			n_ops++;
+	{
+		json_t *lv;
+
+		json_object_foreach(c.layers, k, lv)
+			if (!json_is_true(json_object_get(lv, "not_poll")))
+				json_array_append_new(layers_out, json_pack("{s:s, s:s, s:b}", "layer", k,
+									    "found_via", str(lv, "found_via"),
+									    "busy_poll", json_is_true(json_object_get(lv, "busy"))));
+	}
+	{
+		json_t *tree = json_pack("{s:s}", "version", t->version);
+		json_t *counts;
+		json_int_t total = 0;
+		json_t *v2;
+
+		if (t->describe)
+			json_object_set_new(tree, "git_describe", json_string(t->describe));
+		if (t->head)
+			json_object_set_new(tree, "git_head", json_string(t->head));
+		json_object_foreach(by_class, k, v2)
+			if (strcmp(k, "not-poll"))
+				total += json_integer_value(v2);
+		counts = json_pack("{s:o, s:o, s:I, s:I, s:I}", "by_class", by_class, "by_convertible", by_conv,
+				   "implementations", total, "file_operations_with_poll", (json_int_t)n_ops,
+				   "disagreements", (json_int_t)json_array_size(dis));
+		x = json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o}", "schema", 1, "tool", "polltax 0.1",
+			      "tree", tree, "counts", counts, "layers", layers_out, "implementations", res,
+			      "disagreements", dis);
+	}
+	for (i = 0; i < im.n; i++) {
+		free(im.v[i].key);
+		free(im.v[i].name);
+		free(im.v[i].file);
+		json_decref(im.v[i].ops);
+	}
+	free(im.v);
+	json_decref(im.index);
+	json_decref(list);
+	json_decref(used_cocci);
+	json_decref(c.fns);
+	json_decref(c.fns_by_name);
+	json_decref(c.reach);
+	json_decref(c.ops);
+	json_decref(c.assigns);
+	json_decref(c.refs);
+	json_decref(c.pd);
+	json_decref(c.ph);
+	json_decref(c.defs);
+	json_decref(c.pollfree);
+	json_decref(c.errors);
+	json_decref(c.layers);
+	json_decref(c.open_users);
+	json_decref(c.field_sets);
+	json_decref(c.def_file);
+	return x;
+}

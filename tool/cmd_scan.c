@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_scan.c - "polltax scan KERNEL_DIR": classify every ->poll
+ * implementation of a tree and write polltax.json, polltax.csv,
+ * summary.md (and append a row to history.json) in the output directory.
+ */
+#define _GNU_SOURCE
+#include "commands.h"
+#include "history.h"
+#include "output.h"
+#include "scan.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: polltax scan [options] KERNEL_DIR\n"
+"\n"
+"Classify every ->poll implementation of the kernel tree KERNEL_DIR (a git\n"
+"clone or an unpacked tarball) by the wait queues it registers, and write:\n"
+"  polltax.json   every fact (schema: tool/SCHEMA.md)\n"
+"  polltax.csv    one row per implementation\n"
+"  summary.md     counts per class and per subsystem, for a mail\n"
+"  history.json   one entry appended per scan (see 'polltax progress')\n"
+"\n"
+"Compile flags come from KERNEL_DIR/compile_commands.json, else its\n"
+"compile_flags.txt, else an in-tree prepared build, else polltax runs\n"
+"'make O=<cache> CONFIG prepare' in its cache.  The tree is never written to.\n"
+"\n"
+"options:\n"
+"  -o, --output DIR     where to write (default: polltax-out)\n"
+"  -j, --jobs N         parallel parses (default: number of CPUs)\n"
+"      --config TARGET  configuration to prepare (default: allmodconfig)\n"
+"      --build DIR      prepared build directory to use (O=)\n"
+"      --no-cache       parse everything again\n"
+"      --no-cocci       skip the Coccinelle second opinion\n"
+"      --timeout SEC    give up on one file after SEC seconds (default: 300)\n"
+"  -q, --quiet          no progress output\n"
+"  -h, --help           this text\n"
+"\n"
+"exit status: 0 done, 2 usage, 3 bad input (not a kernel tree, prepare\n"
+"failed), 4 a required tool is missing, 128 other fatal errors.\n";
+
+int cmd_scan(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "build", required_argument, NULL, 'b' },
+		{ "no-cache", no_argument, NULL, 'n' },
+		{ "no-cocci", no_argument, NULL, 'N' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct scan_opts o = { "polltax-out", 0, false, false, false, 300, { NULL, NULL, 0, false }, NULL };
+	struct tree t;
+	json_t *res;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o.outdir = optarg; break;
+		case 'j':
+			o.jobs = atoi(optarg);
+			if (o.jobs < 1 || o.jobs > 1024)
+				die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", optarg);
+			break;
+		case 'c': o.prep.config = optarg; break;
+		case 'b': o.prep.build = optarg; break;
+		case 'n': o.no_cache = true; break;
+		case 'N': o.no_cocci = true; break;
+		case 't':
+			o.timeout = atoi(optarg);
+			if (o.timeout < 1)
+				die_code(EXIT_USAGE, "--timeout takes a number of seconds, not '%s'", optarg);
+			break;
+		case 'q': o.quiet = true; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	o.prep.jobs = o.jobs;
+	o.prep.quiet = o.quiet;
+	tree_open(&t, argv[optind]);
+	res = scan_tree(&t, &o);
+	if (write_outputs(o.outdir, res) < 0)
+		die("cannot write the outputs to '%s'", o.outdir);
+	if (history_append(o.outdir, res) < 0)
+		die("cannot update the history in '%s'", o.outdir);
+	if (!o.quiet) {
+		json_t *cn = json_object_get(res, "counts");
+
+		fprintf(stderr, "polltax: %lld implementations, %lld disagreements; wrote %s/polltax.json, "
+			"polltax.csv, summary.md\n",
+			json_integer_value(json_object_get(cn, "implementations")),
+			json_integer_value(json_object_get(cn, "disagreements")), o.outdir);
+	}
+	json_decref(res);
+	tree_free(&t);
+	return 0;
+}

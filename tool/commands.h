@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* commands.h - one cmd_<name>() per file; the table is in polltax.c. */
+#ifndef POLLTAX_COMMANDS_H
+#define POLLTAX_COMMANDS_H
+
+#include "util.h"
+
+int cmd_scan(int argc, char **argv);
+int cmd_facts(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_series(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_progress(int argc, char **argv);
+int cmd_boot_test(int argc, char **argv);
+
+#endif

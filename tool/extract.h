@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * extract.h - per-translation-unit fact extraction on libclang.
+ *
+ * One call parses one .c file with its compile flags and returns the facts
+ * that the classifier (classify.c) joins across the tree: function summaries
+ * (what reaches poll_wait, with which head, derived from what), ops struct
+ * initializers and run-time assignments, references to file_operations
+ * objects (creation sites) and private_data / f_poll_head assignments.
+ * It decides no class: it records facts.  The fact format is documented in
+ * tool/FACTS.md.
+ */
+#ifndef POLLTAX_EXTRACT_H
+#define POLLTAX_EXTRACT_H
+
+#include <jansson.h>
+
+/*
+ * Parse ROOT/RELPATH with ARGS and return the facts object, or NULL with
+ * *err set (malloc'd) when libclang could not produce a translation unit.
+ */
+json_t *extract_tu(const char *root, const char *relpath,
+		   const char *const *args, int nargs, char **err);
+
+#endif

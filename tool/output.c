@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output.c - polltax.json, polltax.csv and summary.md (see output.h).
+ * Byte-identical for the same input: keys sorted, fixed indent, rows in
+ * the classifier's order (file, line, function), no dates.
+ */
+#define _GNU_SOURCE
+#include "output.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const class_order[] = {
+	"none", "single-static", "single-private", "single-cond", "single-dynamic", "multi",
+	"busy-poll", "delegate", "unknown", "converted", "not-poll", NULL,
+};
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+int write_json(const char *path, json_t *v)
+{
+	char *s = json_dumps(v, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+	int rc;
+	size_t n;
+	char *t;
+
+	if (!s)
+		return error("cannot serialize '%s'", path);
+	n = strlen(s);
+	t = xmalloc(n + 2);
+	memcpy(t, s, n);
+	t[n] = '\n';
+	t[n + 1] = '\0';
+	rc = write_file_atomic(path, t, n + 1);
+	free(s);
+	free(t);
+	return rc;
+}
+
+static void csv_field(struct strbuf *sb, const char *s, bool last)
+{
+	bool quote = strpbrk(s, ",\"\n\r") != NULL;
+
+	if (quote) {
+		sb_addc(sb, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				sb_addc(sb, '"');
+			sb_addc(sb, *s);
+		}
+		sb_addc(sb, '"');
+	} else {
+		sb_adds(sb, s);
+	}
+	sb_addc(sb, last ? '\n' : ',');
+}
+
+static char *join_heads(json_t *impl, const char *sep)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *h;
+	size_t i;
+
+	json_array_foreach(json_object_get(impl, "heads"), i, h)
+		sb_addf(&sb, "%s%s", i ? sep : "", str(h, "expr"));
+	return sb_detach(&sb);
+}
+
+static char *join_sites(json_t *impl)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(impl, "creation_sites"), i, s)
+		sb_addf(&sb, "%s%s:%s", i ? "; " : "", str(s, "kind"), str(s, "function"));
+	return sb_detach(&sb);
+}
+
+static char *csv(json_t *result)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *x;
+	size_t i;
+
+	sb_adds(&sb, "file,line,function,layer,class,convertible,heads,base,creation_sites,subsystem,"
+		     "compiled,cocci_class,reason\n");
+	json_array_foreach(json_object_get(result, "implementations"), i, x) {
+		char line[32];
+		char *heads = join_heads(x, " ;; "), *sites = join_sites(x);
+		json_t *cr = json_object_get(x, "cocci");
+
+		snprintf(line, sizeof(line), "%lld", json_integer_value(json_object_get(x, "line")));
+		csv_field(&sb, str(x, "file"), false);
+		csv_field(&sb, line, false);
+		csv_field(&sb, str(x, "function"), false);
+		csv_field(&sb, str(x, "layer"), false);
+		csv_field(&sb, str(x, "class"), false);
+		csv_field(&sb, str(x, "convertible"), false);
+		csv_field(&sb, heads, false);
+		csv_field(&sb, str(x, "base"), false);
+		csv_field(&sb, sites, false);
+		csv_field(&sb, str(x, "subsystem"), false);
+		csv_field(&sb, json_is_true(json_object_get(x, "compiled")) ? "yes" : "no", false);
+		csv_field(&sb, json_is_object(cr) ? str(cr, "class") : "", false);
+		csv_field(&sb, str(x, "reason"), true);
+		free(heads);
+		free(sites);
+	}
+	return sb_detach(&sb);
+}
+
+static json_int_t geti(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+char *summary_markdown(json_t *result)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *counts = json_object_get(result, "counts"), *bc = json_object_get(counts, "by_class");
+	json_t *bv = json_object_get(counts, "by_convertible"), *tree = json_object_get(result, "tree");
+	json_t *subs = json_object(), *x, *l;
+	const char *k;
+	size_t i;
+
+	sb_addf(&sb, "# polltax: linux %s", str(tree, "version"));
+	if (str(tree, "git_describe")[0])
+		sb_addf(&sb, " (%s)", str(tree, "git_describe"));
+	sb_addf(&sb, "\n\n%lld `->poll` implementations (%lld `file_operations` with a poll), "
+		     "%lld converted, %lld auto-convertible, %lld need an open path, %lld to review, "
+		     "%lld not convertible; %lld `.poll` members that are not file polling.\n\n",
+		geti(counts, "implementations"), geti(counts, "file_operations_with_poll"),
+		geti(bv, "converted"), geti(bv, "yes"), geti(bv, "needs-open"), geti(bv, "review"),
+		geti(bv, "no"), geti(bc, "not-poll"));
+	sb_adds(&sb, "| class | implementations |\n|---|---:|\n");
+	for (int c = 0; class_order[c]; c++)
+		sb_addf(&sb, "| `%s` | %lld |\n", class_order[c], geti(bc, class_order[c]));
+	sb_adds(&sb, "\n| auto-convertible | implementations |\n|---|---:|\n");
+	{
+		static const char *const conv[] = { "yes", "needs-open", "review", "no", "converted", "excluded", NULL };
+
+		for (int c = 0; conv[c]; c++)
+			sb_addf(&sb, "| %s | %lld |\n", conv[c], geti(bv, conv[c]));
+	}
+	json_array_foreach(json_object_get(result, "implementations"), i, x) {
+		json_t *s;
+		const char *sub = str(x, "subsystem");
+
+		if (!strcmp(str(x, "class"), "not-poll"))
+			continue;
+		s = json_object_get(subs, sub);
+		if (!s) {
+			s = json_object();
+			json_object_set_new(subs, sub, s);
+		}
+		json_object_set_new(s, "total", json_integer(geti(s, "total") + 1));
+		json_object_set_new(s, str(x, "convertible"), json_integer(geti(s, str(x, "convertible")) + 1));
+	}
+	sb_adds(&sb, "\n## Per subsystem (directory)\n\n| subsystem | total | converted | convertible | "
+		     "needs-open | review | not convertible |\n|---|---:|---:|---:|---:|---:|---:|\n");
+	{
+		/* json objects iterate in insertion order; sort the keys for stable output */
+		struct strvec keys = STRVEC_INIT;
+
+		json_object_foreach(subs, k, x)
+			sv_push(&keys, k);
+		sv_sort(&keys);
+		for (i = 0; i < keys.n; i++) {
+			x = json_object_get(subs, keys.v[i]);
+			sb_addf(&sb, "| %s | %lld | %lld | %lld | %lld | %lld | %lld |\n", keys.v[i], geti(x, "total"),
+				geti(x, "converted"), geti(x, "yes"), geti(x, "needs-open"), geti(x, "review"),
+				geti(x, "no"));
+		}
+		sv_clear(&keys);
+	}
+	sb_adds(&sb, "\n## Poll layers found by following the calls\n\n");
+	json_array_foreach(json_object_get(result, "layers"), i, l)
+		sb_addf(&sb, "- `%s`%s: %s\n", str(l, "layer"),
+			json_is_true(json_object_get(l, "busy_poll")) ? " (busy-poll)" : "", str(l, "found_via"));
+	sb_addf(&sb, "\n%lld implementations where the Coccinelle pass disagrees (see polltax.json "
+		     "\"disagreements\").\n", geti(counts, "disagreements"));
+	json_decref(subs);
+	return sb_detach(&sb);
+}
+
+int write_outputs(const char *dir, json_t *result)
+{
+	char *p;
+	char *s;
+	int rc = 0;
+
+	if (mkdir_p(dir) < 0)
+		return error("cannot create '%s': %s", dir, strerror(errno));
+	p = path_join(dir, "polltax.json");
+	rc |= write_json(p, result);
+	free(p);
+	s = csv(result);
+	p = path_join(dir, "polltax.csv");
+	rc |= write_file_atomic(p, s, strlen(s));
+	free(p);
+	free(s);
+	s = summary_markdown(result);
+	p = path_join(dir, "summary.md");
+	rc |= write_file_atomic(p, s, strlen(s));
+	free(p);
+	free(s);
+	return rc ? -1 : 0;
+}

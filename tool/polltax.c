@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * polltax.c - the command table.  Each command lives in cmd_<name>.c.
+ */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *help;
+} commands[] = {
+	{ "scan", cmd_scan, "classify every ->poll implementation of a kernel tree" },
+	{ "list", cmd_list, "print a scan's implementations, one per line" },
+	{ "facts", cmd_facts, "print the facts extracted from some files (debugging)" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: polltax COMMAND [options] ...\n\n"
+		   "polltax repeals the poll() tax: it finds every ->poll implementation of a\n"
+		   "Linux tree, classifies it by the wait queues it registers, and converts the\n"
+		   "single-queue ones to f_poll_head + ->poll_mask().\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'polltax COMMAND --help' tells more.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		puts("polltax 0.1");
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "polltax: '%s' is not a polltax command\n\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prefilter.c - the cheap first pass, as coccicheck does with its
+ * "Requires"/idutils: only .c files whose text can hold a ->poll
+ * implementation, an ops initializer with a poll member, a poll helper, or
+ * an invocation of a macro that builds one, are handed to libclang.
+ *
+ * The macro names are learnt from the tree: every "#define NAME(...)" in a
+ * header whose body initializes a poll member (the DRM fops macros, for
+ * instance).  Files are read once; symlinks are never followed (no loops);
+ * files over 16 MiB are skipped and reported.
+ */
+#define _GNU_SOURCE
+#include "scan.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static bool member_assigned(const char *buf);
+static bool read_small(const char *root, const char *rel, char **buf, struct strvec *skipped);
+
+#define MAX_FILE (16u << 20)
+
+static const char *const skip_top[] = { ".git", "tools", "Documentation", "scripts", "usr", NULL };
+
+/* Any of these anywhere in the file... */
+static const char *const needles[] = {
+	"poll_table", "poll_wait", "__poll_t", "poll_requested_events", NULL,
+};
+/* ... or one of these members being given a value ("= x", not "=="). */
+static const char *const members[] = { ".poll", "->poll", ".proc_poll", NULL };
+
+static bool member_assigned(const char *buf)
+{
+	for (int m = 0; members[m]; m++) {
+		size_t l = strlen(members[m]);
+
+		for (const char *q = strstr(buf, members[m]); q; q = strstr(q + 1, members[m])) {
+			const char *e = q + l;
+
+			while (*e == ' ' || *e == '\t')
+				e++;
+			if (e[0] == '=' && e[1] != '=')
+				return true;
+		}
+	}
+	return false;
+}
+
+struct walkctx {
+	const char *root;
+	struct strvec c_files, h_files;
+	struct strvec *skipped;
+};
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+static void walk_dir(struct walkctx *w, const char *rel, int depth)
+{
+	char *abs = rel[0] ? path_join(w->root, rel) : xstrdup(w->root);
+	DIR *d = opendir(abs);
+	struct dirent *de;
+
+	if (!d) {
+		sv_pushf(w->skipped, "%s: cannot read directory: %s", rel[0] ? rel : ".", strerror(errno));
+		free(abs);
+		return;
+	}
+	if (depth > 64) {
+		sv_pushf(w->skipped, "%s: directories nested too deep", rel);
+		closedir(d);
+		free(abs);
+		return;
+	}
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		char *r;
+		struct stat st;
+
+		if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2]) || !strcmp(n, ".git")))
+			continue;
+		if (!rel[0]) {
+			bool skip = false;
+
+			for (int i = 0; skip_top[i]; i++)
+				skip = skip || !strcmp(n, skip_top[i]);
+			if (skip)
+				continue;
+		}
+		r = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
+		{
+			char *p = path_join(w->root, r);
+			int rc = lstat(p, &st);
+
+			free(p);
+			if (rc < 0) {
+				free(r);
+				continue;
+			}
+		}
+		if (S_ISDIR(st.st_mode))
+			walk_dir(w, r, depth + 1);
+		else if (S_ISREG(st.st_mode) && has_suffix(n, ".c"))
+			sv_push(&w->c_files, r);
+		else if (S_ISREG(st.st_mode) && has_suffix(n, ".h"))
+			sv_push(&w->h_files, r);
+		free(r);
+	}
+	closedir(d);
+	free(abs);
+}
+
+static bool ident(char ch)
+{
+	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* Does TEXT[0..len) use the identifier NAME? */
+static bool uses_name(const char *text, size_t len, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (const char *q = memmem(text, len, name, l); q;
+	     q = memmem(q + 1, len - (size_t)(q + 1 - text), name, l))
+		if ((q == text || !ident(q[-1])) && !ident(q[l]))
+			return true;
+	return false;
+}
+
+/*
+ * Learn from the headers the macros that build a poll member: a body that
+ * assigns .poll, then (to a fixed point) a body that uses such a macro
+ * (DEFINE_DRM_GEM_FOPS uses DRM_GEM_FOPS, which sets .poll).  NEW_ONLY
+ * restricts a round to the headers that use a name learnt last round.
+ */
+static void learn_round(const char *buf, const struct strvec *known, size_t from, struct strvec *out)
+{
+	for (const char *p = strstr(buf, "#define "); p; p = strstr(p + 1, "#define ")) {
+		const char *nm = p + 8, *e = nm, *end;
+		char *name;
+		bool hit = false;
+
+		while (ident(*e))
+			e++;
+		if (e == nm)
+			continue;
+		for (end = e; *end; end++)
+			if (*end == '\n' && end[-1] != '\\')
+				break;
+		if (from == (size_t)-1) {
+			char *body = xstrndup(e, (size_t)(end - e));
+
+			hit = member_assigned(body);
+			free(body);
+		} else {
+			for (size_t k = from; k < known->n && !hit; k++)
+				hit = uses_name(e, (size_t)(end - e), known->v[k]);
+		}
+		if (!hit)
+			continue;
+		name = xstrndup(nm, (size_t)(e - nm));
+		if (!sv_contains(known, name) && !sv_contains(out, name))
+			sv_push(out, name);
+		free(name);
+	}
+}
+
+static void learn_macros(const char *root, const struct strvec *headers, struct strvec *macros,
+			 struct strvec *skipped)
+{
+	size_t from = (size_t)-1;
+
+	for (int round = 0; round < 8; round++) {
+		struct strvec fresh = STRVEC_INIT;
+
+		for (size_t i = 0; i < headers->n; i++) {
+			char *buf;
+			bool relevant = from == (size_t)-1;
+
+			if (!read_small(root, headers->v[i], &buf, round ? NULL : skipped))
+				continue;
+			if (from == (size_t)-1)
+				relevant = strstr(buf, "poll") != NULL;
+			for (size_t k = from == (size_t)-1 ? macros->n : from; k < macros->n && !relevant; k++)
+				relevant = uses_name(buf, strlen(buf), macros->v[k]);
+			if (relevant)
+				learn_round(buf, macros, from, &fresh);
+			free(buf);
+		}
+		from = macros->n;
+		for (size_t k = 0; k < fresh.n; k++)
+			sv_push(macros, fresh.v[k]);
+		sv_clear(&fresh);
+		if (from == macros->n)
+			break;
+	}
+}
+
+static bool read_small(const char *root, const char *rel, char **buf, struct strvec *skipped)
+{
+	char *p = path_join(root, rel);
+	struct stat st;
+	size_t len;
+	int rc;
+
+	if (stat(p, &st) < 0 || (size_t)st.st_size > MAX_FILE) {
+		if ((size_t)st.st_size > MAX_FILE && skipped)
+			sv_pushf(skipped, "%s: larger than 16 MiB, not read", rel);
+		free(p);
+		return false;
+	}
+	rc = read_file(p, buf, &len);
+	if (rc < 0 && skipped)
+		sv_pushf(skipped, "%s: cannot read: %s", rel, strerror(errno));
+	free(p);
+	return rc == 0;
+}
+
+void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
+{
+	struct walkctx w = { root, STRVEC_INIT, STRVEC_INIT, skipped };
+	struct strvec macros = STRVEC_INIT;
+
+	walk_dir(&w, "", 0);
+	sv_sort(&w.c_files);
+	sv_sort(&w.h_files);
+	learn_macros(root, &w.h_files, &macros, skipped);
+	for (size_t i = 0; i < w.c_files.n; i++) {
+		char *buf;
+		bool hit = false;
+
+		if (!read_small(root, w.c_files.v[i], &buf, skipped))
+			continue;
+		for (int k = 0; needles[k] && !hit; k++)
+			hit = strstr(buf, needles[k]) != NULL;
+		hit = hit || member_assigned(buf);
+		for (size_t k = 0; k < macros.n && !hit; k++)
+			hit = uses_name(buf, strlen(buf), macros.v[k]);
+		if (hit)
+			sv_push(files, w.c_files.v[i]);
+		free(buf);
+	}
+	sv_clear(&w.c_files);
+	sv_clear(&w.h_files);
+	sv_clear(&macros);
+}

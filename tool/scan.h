@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scan.h - the scan pipeline: pick the files that can matter, parse them
+ * in worker processes (cached by content and flags), run the Coccinelle
+ * second opinion, join and classify, and write the outputs.
+ */
+#ifndef POLLTAX_SCAN_H
+#define POLLTAX_SCAN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include "tree.h"
+
+struct scan_opts {
+	const char *outdir;
+	int jobs;
+	bool no_cache;
+	bool no_cocci;
+	bool quiet;		/* no progress line even on a terminal */
+	int timeout;		/* seconds per translation unit */
+	struct prepare_opts prep;
+	const char *url;	/* link template for the HTML report */
+};
+
+/* Pick .c files that can matter; FILES gets relative paths, sorted. */
+void prefilter(const char *root, struct strvec *files, struct strvec *skipped);
+
+/* Run the scan; returns the result object (polltax.json) or dies. */
+json_t *scan_tree(const struct tree *t, const struct scan_opts *o);
+
+#endif

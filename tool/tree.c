@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tree.c - kernel tree identity and compile flags (see tree.h).
+ *
+ * Flags come, in this order, from the tree's compile_commands.json, its
+ * compile_flags.txt (clang's one-flag-a-line file, used by the fixtures),
+ * an in-tree prepared build (include/generated/autoconf.h present), or a
+ * build directory polltax prepares in its cache with the kernel's own
+ * "make O=DIR CONFIG prepare".  The tree itself is never written to.
+ * Only the flags that change what the preprocessor sees are kept: -I -D -U
+ * -include -isystem -iquote -nostdinc -std; the rest (gcc's code generation
+ * options) would only make libclang complain.
+ */
+#define _GNU_SOURCE
+#include "tree.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+static char *makefile_var(const char *mk, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = mk; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *q = p;
+
+		if (strncmp(q, name, n))
+			continue;
+		q += n;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != '=')
+			continue;
+		q++;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		const char *e = q;
+
+		while (*e && *e != '\n' && *e != ' ' && *e != '\t')
+			e++;
+		return xstrndup(q, (size_t)(e - q));
+	}
+	return NULL;
+}
+
+void tree_open(struct tree *t, const char *path)
+{
+	char *mk = NULL, *mkpath, *v, *pl, *sl, *ev;
+	struct strbuf out = STRBUF_INIT;
+
+	memset(t, 0, sizeof(*t));
+	if (!is_dir(path))
+		die_code(EXIT_INPUT, "'%s' is not a directory", path);
+	t->root = realpath_or_die(path);
+	mkpath = path_join(t->root, "Makefile");
+	if (read_file(mkpath, &mk, NULL) < 0)
+		die_code(EXIT_INPUT, "'%s' is not a kernel tree: cannot read '%s': %s", path, mkpath,
+			 strerror(errno));
+	v = makefile_var(mk, "VERSION");
+	pl = makefile_var(mk, "PATCHLEVEL");
+	sl = makefile_var(mk, "SUBLEVEL");
+	ev = makefile_var(mk, "EXTRAVERSION");
+	if (!v || !pl) {
+		free(v); free(pl); free(sl); free(ev); free(mk);
+		die_code(EXIT_INPUT, "'%s' is not a kernel tree: its Makefile has no VERSION/PATCHLEVEL", path);
+	}
+	{
+		char *inc = path_join(t->root, "include/linux");
+
+		if (!is_dir(inc)) {
+			free(inc);
+			die_code(EXIT_INPUT, "'%s' is not a kernel tree: no include/linux directory", path);
+		}
+		free(inc);
+	}
+	t->version = xasprintf("%s.%s%s%s%s", v, pl, sl && *sl ? "." : "", sl ? sl : "", ev ? ev : "");
+	free(v); free(pl); free(sl); free(ev); free(mk); free(mkpath);
+
+	{
+		char *g = path_join(t->root, ".git");
+
+		t->is_git = access(g, F_OK) == 0;
+		free(g);
+	}
+	if (t->is_git && have_program("git")) {
+		const char *d[] = { "git", "-C", t->root, "describe", "--tags", "--always", NULL };
+		const char *h[] = { "git", "-C", t->root, "rev-parse", "HEAD", NULL };
+
+		if (run_cmd(d, NULL, &out, true) == 0 && out.len) {
+			out.buf[strcspn(out.buf, "\n")] = '\0';
+			t->describe = xstrdup(out.buf);
+		}
+		sb_reset(&out);
+		if (run_cmd(h, NULL, &out, true) == 0 && out.len) {
+			out.buf[strcspn(out.buf, "\n")] = '\0';
+			t->head = xstrdup(out.buf);
+		}
+		sb_release(&out);
+	}
+}
+
+void tree_free(struct tree *t)
+{
+	free(t->root);
+	free(t->version);
+	free(t->describe);
+	free(t->head);
+}
+
+/* ---- flags ------------------------------------------------------------------------ */
+
+/* Split a shell command line (compile_commands.json "command"). */
+static void shell_split(const char *s, struct strvec *out)
+{
+	struct strbuf w = STRBUF_INIT;
+	bool in = false;
+	char q = 0;
+
+	for (; *s; s++) {
+		if (q) {
+			if (*s == q)
+				q = 0;
+			else if (*s == '\\' && q == '"' && s[1])
+				sb_addc(&w, *++s);
+			else
+				sb_addc(&w, *s);
+			continue;
+		}
+		if (*s == '\'' || *s == '"') {
+			q = *s;
+			in = true;
+		} else if (*s == '\\' && s[1]) {
+			sb_addc(&w, *++s);
+			in = true;
+		} else if (*s == ' ' || *s == '\t' || *s == '\n') {
+			if (in) {
+				sv_push(out, w.buf ? w.buf : "");
+				sb_reset(&w);
+				in = false;
+			}
+		} else {
+			sb_addc(&w, *s);
+			in = true;
+		}
+	}
+	if (in)
+		sv_push(out, w.buf ? w.buf : "");
+	sb_release(&w);
+}
+
+/* Keep the preprocessor-relevant flags; make -I paths absolute against DIR. */
+static void keep_flags(char **argv, size_t n, const char *dir, struct strvec *out)
+{
+	static const char *const with_arg[] = { "-I", "-D", "-U", "-include", "-isystem", "-iquote", "-imacros", NULL };
+
+	for (size_t i = 0; i < n; i++) {
+		const char *a = argv[i];
+		bool done = false;
+
+		for (int k = 0; with_arg[k]; k++) {
+			size_t l = strlen(with_arg[k]);
+
+			if (strncmp(a, with_arg[k], l))
+				continue;
+			const char *val = a[l] ? a + l : (i + 1 < n ? argv[++i] : NULL);
+
+			if (!val)
+				break;
+			if (k == 1 || k == 2) {
+				sv_pushf(out, "%s%s", with_arg[k], val);
+			} else {
+				char *p = path_join(dir, val);
+
+				sv_push(out, with_arg[k]);
+				sv_push(out, p);
+				free(p);
+			}
+			done = true;
+			break;
+		}
+		if (done)
+			continue;
+		if (!strcmp(a, "-nostdinc") || !strncmp(a, "-std=", 5))
+			sv_push(out, a);
+	}
+}
+
+static void load_ccdb(struct flags *f, const struct tree *t, const char *path)
+{
+	json_error_t je;
+	json_t *db = json_load_file(path, 0, &je), *e;
+	size_t i;
+
+	if (!db || !json_is_array(db))
+		die_code(EXIT_INPUT, "cannot read '%s': %s (line %d)", path, db ? "not an array" : je.text, je.line);
+	f->ccdb = json_object();
+	json_array_foreach(db, i, e) {
+		const char *dir = json_string_value(json_object_get(e, "directory"));
+		const char *file = json_string_value(json_object_get(e, "file"));
+		json_t *args = json_object_get(e, "arguments");
+		struct strvec raw = STRVEC_INIT, kept = STRVEC_INIT;
+		char *abs, *real;
+		json_t *arr;
+
+		if (!dir || !file)
+			continue;
+		if (json_is_array(args)) {
+			size_t j;
+			json_t *a;
+
+			json_array_foreach(args, j, a)
+				sv_push(&raw, json_string_value(a) ? json_string_value(a) : "");
+		} else if (json_string_value(json_object_get(e, "command"))) {
+			shell_split(json_string_value(json_object_get(e, "command")), &raw);
+		}
+		keep_flags(raw.v, raw.n, dir, &kept);
+		abs = path_join(dir, file);
+		real = realpath(abs, NULL);
+		if (real && !strncmp(real, t->root, strlen(t->root)) && real[strlen(t->root)] == '/') {
+			arr = json_array();
+			for (size_t j = 0; j < kept.n; j++)
+				json_array_append_new(arr, json_string(kept.v[j]));
+			json_object_set_new(f->ccdb, real + strlen(t->root) + 1, arr);
+		}
+		free(real);
+		free(abs);
+		sv_clear(&raw);
+		sv_clear(&kept);
+	}
+	json_decref(db);
+	if (!json_object_size(f->ccdb))
+		die_code(EXIT_INPUT, "'%s' names no file inside '%s'", path, t->root);
+}
+
+static void kernel_common_flags(struct flags *f, const struct tree *t)
+{
+	const char *S = t->root, *B = f->build;
+	static const char *const incs[] = {
+		"%s/arch/x86/include", "%s/arch/x86/include/generated", "%s/include", "%s/include",
+		"%s/arch/x86/include/uapi", "%s/arch/x86/include/generated/uapi", "%s/include/uapi",
+		"%s/include/generated/uapi", NULL,
+	};
+	static const bool from_build[] = { false, true, false, true, false, true, false, true };
+	static const char *const pre[] = {
+		"include/linux/compiler-version.h", "include/linux/kconfig.h",
+		"include/linux/compiler_types.h", NULL,
+	};
+
+	sv_push(&f->common, "-nostdinc");
+	for (int i = 0; incs[i]; i++) {
+		char *p = xasprintf(incs[i], from_build[i] ? B : S);
+
+		if (is_dir(p))
+			sv_pushf(&f->common, "-I%s", p);
+		free(p);
+	}
+	for (int i = 0; pre[i]; i++) {
+		char *p = path_join(S, pre[i]);
+
+		if (is_file(p)) {
+			sv_push(&f->common, "-include");
+			sv_push(&f->common, p);
+		}
+		free(p);
+	}
+	sv_push(&f->common, "-D__KERNEL__");
+	sv_push(&f->common, "-DCC_USING_FENTRY");
+	sv_push(&f->common, "-DKBUILD_MODNAME=\"polltax\"");
+	sv_push(&f->common, "-DKBUILD_BASENAME=\"polltax\"");
+	sv_push(&f->common, "-D__KBUILD_MODNAME=kmod_polltax");
+	sv_push(&f->common, "-std=gnu11");
+	sv_push(&f->common, "-w");
+}
+
+static bool prepared(const char *build)
+{
+	char *a = path_join(build, "include/generated/autoconf.h");
+	char *s = path_join(build, ".polltax-prepared");
+	bool r = is_file(a) && is_file(s);
+
+	free(a);
+	free(s);
+	return r;
+}
+
+static void run_prepare(struct flags *f, const struct tree *t, const struct prepare_opts *o)
+{
+	char *odir = xasprintf("O=%s", f->build);
+	char *jobs = xasprintf("-j%d", o->jobs > 0 ? o->jobs : online_cpus());
+	char *log = path_join(f->build, "polltax-prepare.log");
+	char *stamp = path_join(f->build, ".polltax-prepared");
+	char *cmd;
+	int rc;
+
+	if (!have_program("make") || !have_program("gcc") || !have_program("flex") ||
+	    !have_program("bison") || !have_program("bc"))
+		die_code(EXIT_TOOL, "preparing '%s' needs make, gcc, flex, bison and bc: "
+			 "apt-get install make gcc flex bison bc libelf-dev libssl-dev", t->root);
+	if (mkdir_p(f->build) < 0)
+		die_code(EXIT_INPUT, "cannot create '%s': %s", f->build, strerror(errno));
+	if (!o->quiet)
+		fprintf(stderr, "polltax: preparing %s in '%s' (make %s prepare; log in '%s')\n",
+			t->version, f->build, f->config, log);
+	cmd = xasprintf("make -C '%s' %s %s >'%s' 2>&1 && make -C '%s' %s %s prepare >>'%s' 2>&1",
+			t->root, odir, f->config, log, t->root, odir, jobs, log);
+	{
+		const char *argv[] = { "sh", "-c", cmd, NULL };
+
+		rc = run_cmd(argv, NULL, NULL, false);
+	}
+	if (rc != 0)
+		die_code(EXIT_INPUT, "make %s prepare failed for '%s' (exit %d); see '%s'", f->config,
+			 t->root, rc, log);
+	if (write_file_atomic(stamp, f->config, strlen(f->config)) < 0)
+		die_code(EXIT_INPUT, "cannot write '%s'", stamp);
+	free(cmd);
+	free(odir);
+	free(jobs);
+	free(log);
+	free(stamp);
+}
+
+void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts *o)
+{
+	char *p;
+
+	memset(f, 0, sizeof(*f));
+	f->config = xstrdup(o && o->config ? o->config : "allmodconfig");
+	p = path_join(t->root, "compile_commands.json");
+	if (is_file(p)) {
+		f->kind = FLAGS_CCDB;
+		f->source = xstrdup("compile_commands.json");
+		f->build = xstrdup(t->root);
+		load_ccdb(f, t, p);
+		free(p);
+		return;
+	}
+	free(p);
+	p = path_join(t->root, "compile_flags.txt");
+	if (is_file(p)) {
+		char *buf;
+		struct strvec raw = STRVEC_INIT;
+
+		if (read_file(p, &buf, NULL) < 0)
+			die_code(EXIT_INPUT, "cannot read '%s': %s", p, strerror(errno));
+		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			if (*l)
+				sv_push(&raw, l);
+		keep_flags(raw.v, raw.n, t->root, &f->common);
+		sv_clear(&raw);
+		free(buf);
+		f->kind = FLAGS_FILE;
+		f->source = xstrdup("compile_flags.txt");
+		f->build = xstrdup(t->root);
+		free(p);
+		return;
+	}
+	free(p);
+	p = path_join(t->root, "include/generated/autoconf.h");
+	if (is_file(p) && !(o && o->build)) {
+		f->kind = FLAGS_INTREE;
+		f->source = xstrdup("prepared in tree");
+		f->build = xstrdup(t->root);
+		free(p);
+		kernel_common_flags(f, t);
+		return;
+	}
+	free(p);
+	f->kind = FLAGS_PREPARED;
+	if (o && o->build) {
+		f->build = xstrdup(o->build);
+	} else {
+		const char *base = strrchr(t->root, '/');
+
+		f->build = xasprintf("%s/build/%s-%08llx-%s", cache_root(), base ? base + 1 : t->root,
+				     (unsigned long long)(XXH64(t->root, strlen(t->root), 0) & 0xffffffffu),
+				     f->config);
+	}
+	f->source = xasprintf("make %s prepare", f->config);
+	if (!prepared(f->build))
+		run_prepare(f, t, o);
+	kernel_common_flags(f, t);
+}
+
+/* -I/-D flags that a directory's Makefile or Kbuild adds (ccflags-y, subdir-ccflags-y). */
+static void makefile_flags(const struct flags *f, const struct tree *t, const char *dir, bool own,
+			   struct strvec *out)
+{
+	static const char *const names[] = { "Makefile", "Kbuild", NULL };
+
+	for (int n = 0; names[n]; n++) {
+		char *mk = xasprintf("%s/%s/%s", t->root, dir, names[n]), *buf;
+
+		if (read_file(mk, &buf, NULL) < 0) {
+			free(mk);
+			continue;
+		}
+		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			bool sub = strstr(l, "subdir-ccflags") != NULL;
+			struct strvec w = STRVEC_INIT;
+
+			if (!strstr(l, "ccflags") && !strstr(l, "EXTRA_CFLAGS"))
+				continue;
+			if (!own && !sub)
+				continue;
+			shell_split(l, &w);
+			for (size_t i = 0; i < w.n; i++) {
+				char *a = w.v[i];
+				struct strbuf v = STRBUF_INIT;
+
+				if (strncmp(a, "-I", 2) && strncmp(a, "-D", 2))
+					continue;
+				const char *val = a[2] ? a + 2 : (i + 1 < w.n ? w.v[++i] : "");
+				bool bad = false;
+
+				for (const char *s = val; *s && !bad; s++) {
+					if (!strncmp(s, "$(srctree)", 10)) {
+						sb_adds(&v, t->root);
+						s += 9;
+					} else if (!strncmp(s, "$(src)", 6)) {
+						sb_addf(&v, "%s/%s", t->root, dir);
+						s += 5;
+					} else if (!strncmp(s, "$(obj)", 6)) {
+						sb_addf(&v, "%s/%s", f->build, dir);
+						s += 5;
+					} else if (!strncmp(s, "$(objtree)", 10)) {
+						sb_adds(&v, f->build);
+						s += 9;
+					} else if (*s == '$') {
+						bad = true;
+					} else {
+						sb_addc(&v, *s);
+					}
+				}
+				if (!bad && v.len) {
+					if (a[1] == 'I' && v.buf[0] != '/')
+						sv_pushf(out, "-I%s/%s", t->root, v.buf);
+					else
+						sv_pushf(out, "-%c%s", a[1], v.buf);
+				}
+				sb_release(&v);
+			}
+			sv_clear(&w);
+		}
+		free(buf);
+		free(mk);
+	}
+}
+
+bool flags_for(const struct flags *f, const struct tree *t, const char *rel, struct strvec *out)
+{
+	if (f->kind == FLAGS_CCDB) {
+		json_t *a = json_object_get(f->ccdb, rel), *v;
+		size_t i;
+
+		if (!a)
+			return false;
+		json_array_foreach(a, i, v)
+			sv_push(out, json_string_value(v));
+		sv_push(out, "-w");
+		return true;
+	}
+	for (size_t i = 0; i < f->common.n; i++)
+		sv_push(out, f->common.v[i]);
+	if (f->kind == FLAGS_FILE)
+		return true;
+	/* the kernel's configured architecture is x86: other arches' code cannot build */
+	if (!strncmp(rel, "arch/", 5) && strncmp(rel, "arch/x86/", 9))
+		return false;
+	{
+		char *dir = xstrdup(rel), *slash = strrchr(dir, '/');
+
+		if (slash) {
+			*slash = '\0';
+			sv_pushf(out, "-I%s/%s", t->root, dir);
+			sv_pushf(out, "-I%s/%s", f->build, dir);
+			/* ancestors' subdir-ccflags, then the directory's own ccflags */
+			for (char *s = strchr(dir, '/'); s; s = strchr(s + 1, '/')) {
+				*s = '\0';
+				makefile_flags(f, t, dir, false, out);
+				*s = '/';
+			}
+			makefile_flags(f, t, dir, true, out);
+		}
+		free(dir);
+	}
+	return true;
+}
+
+char *flags_fingerprint(const struct flags *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "%d|%s|%s|", f->kind, f->source, f->build);
+	for (size_t i = 0; i < f->common.n; i++)
+		sb_addf(&sb, "%s ", f->common.v[i]);
+	if (f->ccdb) {
+		char *d = json_dumps(f->ccdb, JSON_SORT_KEYS | JSON_COMPACT);
+
+		sb_adds(&sb, d);
+		free(d);
+	}
+	return sb_detach(&sb);
+}
+
+void flags_free(struct flags *f)
+{
+	free(f->source);
+	free(f->build);
+	free(f->config);
+	json_decref(f->ccdb);
+	sv_clear(&f->common);
+}

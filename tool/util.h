@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - error reporting in one voice, allocation, string buffers and
+ * small file helpers shared by every polltax command.
+ *
+ * Errors follow git: die() for fatal (exit 128 unless said otherwise),
+ * error() prints and returns -1, warning() prints, BUG() is an internal
+ * error.  Messages are lowercase, no trailing period, paths quoted.
+ */
+#ifndef POLLTAX_UTIL_H
+#define POLLTAX_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* Documented exit codes (README "Exit codes"). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FINDINGS = 1,	/* verify: a check failed; test: a case failed */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_INPUT = 3,		/* the input is not what it must be (not a kernel tree, ...) */
+	EXIT_TOOL = 4,		/* a required external tool is missing or failed */
+	EXIT_INTERNAL = 70,	/* BUG() */
+	EXIT_FATAL = 128,	/* die() without a more precise code */
+};
+
+extern const char *progname;
+
+__attribute__((noreturn, format(printf, 2, 3)))
+void die_code(int code, const char *fmt, ...);
+__attribute__((noreturn, format(printf, 1, 2)))
+void die(const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+int error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+void warning(const char *fmt, ...);
+__attribute__((noreturn, format(printf, 3, 4)))
+void bug_at(const char *file, int line, const char *fmt, ...);
+#define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+__attribute__((format(printf, 1, 2)))
+char *xasprintf(const char *fmt, ...);
+
+/* Growable string. */
+struct strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const char *s, size_t n);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addc(struct strbuf *sb, char c);
+__attribute__((format(printf, 2, 3)))
+void sb_addf(struct strbuf *sb, const char *fmt, ...);
+char *sb_detach(struct strbuf *sb);
+void sb_release(struct strbuf *sb);
+void sb_reset(struct strbuf *sb);
+
+/* Growable array of owned strings. */
+struct strvec {
+	char **v;
+	size_t n, alloc;
+};
+#define STRVEC_INIT { NULL, 0, 0 }
+void sv_push(struct strvec *sv, const char *s);
+void sv_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sv_clear(struct strvec *sv);
+void sv_sort(struct strvec *sv);
+bool sv_contains(const struct strvec *sv, const char *s);
+
+/* Files. */
+int read_file(const char *path, char **out, size_t *len);	/* -1 and errno on error */
+int write_file_atomic(const char *path, const char *data, size_t len);
+int mkdir_p(const char *path);
+bool is_dir(const char *path);
+bool is_file(const char *path);
+char *path_join(const char *a, const char *b);
+char *realpath_or_die(const char *path);
+int rm_rf(const char *path);
+const char *cache_root(void);	/* $XDG_CACHE_HOME/polltax or ~/.cache/polltax */
+int online_cpus(void);
+bool have_program(const char *name);
+double now_seconds(void);
+
+/* Run a command, argv style; returns exit status or -1.  out captures stdout when non-NULL. */
+int run_cmd(const char *const argv[], const char *cwd, struct strbuf *out, bool quiet_stderr);
+
+#endif
