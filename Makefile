@@ -29,6 +29,7 @@ OBJS := \
 	$(BUILD)/obj/cmd_scan.o \
 	$(BUILD)/obj/cmd_list.o \
 	$(BUILD)/obj/cmd_facts.o \
+	$(BUILD)/obj/cmd_parse_floor.o \
 	$(BUILD)/obj/scan.o \
 	$(BUILD)/obj/prefilter.o \
 	$(BUILD)/obj/extract.o \
@@ -39,11 +40,13 @@ OBJS := \
 	$(BUILD)/obj/tree.o \
 	$(BUILD)/obj/util.o
 
--include tool/extra.mk
+# fragments may define targets: the default stays 'all'
+.DEFAULT_GOAL := all
+-include $(sort $(wildcard tool/mk/*.mk))
 
 POLLTAX := $(BUILD)/polltax
 
-.PHONY: all deps run test check-linux clean selfcheck
+.PHONY: all deps deps-build run test check-linux bench clean selfcheck
 all: deps-build $(POLLTAX)
 
 $(BUILD)/obj/%.o: tool/%.c
@@ -78,6 +81,9 @@ test: deps all
 check-linux: deps all
 	@tool/ensure-packages linux-source-$(LINUX_VER)
 	@sh tests/check-linux.sh $(POLLTAX) $(LINUX_VER) $(CACHE)
+
+bench: deps all
+	@sh tests/bench.sh $(POLLTAX) $(if $(filter tests/fixtures/tree,$(KERNEL)),$(CACHE)/src/linux-source-$(LINUX_VER),$(KERNEL)) $(JOBS) $(BUILD)/bench
 
 selfcheck: all
 	@tool/ensure-packages sparse

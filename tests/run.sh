@@ -18,6 +18,8 @@
 # last line is "N passed, N failed"; the exit status is non-zero on failure.
 #
 # single FILE: only that fixture file (path relative to the fixture tree).
+# fixtures [DIR]: only the fixture files, no other suite; scan into DIR
+# (default build/test) with its own cache (tests/sanitizers.t.sh uses it).
 
 set -u
 POLLTAX=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -30,6 +32,9 @@ only=
 if [ "${1:-}" = single ]; then
 	mode=single
 	only=$2
+elif [ "${1:-}" = fixtures ]; then
+	mode=fixtures
+	[ -n "${2:-}" ] && WORK=$2
 fi
 
 mkdir -p "$WORK"
@@ -100,7 +105,7 @@ else
 	for rel in $(cd "$TREE" && grep -rl 'check-name:' --include='*.c' . | sed 's|^\./||' | sort); do
 		check_file "$rel"
 	done
-	for t in "$TOP"/tests/*.t.sh; do
+	[ "$mode" = fixtures ] || for t in "$TOP"/tests/*.t.sh; do
 		[ -f "$t" ] || continue
 		out=$(POLLTAX="$POLLTAX" TOP="$TOP" WORK="$WORK" sh "$t" 2>&1)
 		printf '%s\n' "$out" | grep -v '^RESULT '

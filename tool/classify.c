@@ -758,7 +758,9 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, json_t
 				kind = xstrdup("cdev");
 			} else {
 				kind = !strcmp(type, "miscdevice") ? xstrdup("misc_open")
-								    : xasprintf("registered as %s", tf);
+				       : strstr(tf, "(anonymous") || strstr(tf, "(unnamed")
+				       ? xasprintf("registered as %s", strrchr(tf, '.') ? strrchr(tf, '.') + 1 : tf)
+				       : xasprintf("registered as %s", tf);
 				pd = !strcmp(type, "miscdevice");
 				if (!strncmp(ctx, "init:", 5)) {
 					char *vk = xasprintf("%s\t%s", str(ref, "file"), fn);
@@ -907,6 +909,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 	json_t *sites = json_array(), *reassigned = json_array(), *opsout = json_array();
 	json_t *distinct = json_object(), *o, *h, *e;
 	bool is_root = !strcmp(p->layer, "file_operations.poll") || p->converted;
+	json_t *plan_out = NULL;	/* where the conversion sets f_poll_head */
 	bool uncond = true;
 	const char *base = "";
 	char bbuf[128];
@@ -1115,21 +1118,29 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		 */
 		bool direct = false, open_path = false, own_open = false, pd_known = false;
 		bool blocked = false;
-		const char *why = NULL;
-		json_t *s;
+		const char *why = NULL, *shared_open = NULL;
+		json_t *s, *plan = json_array();
 
 		json_array_foreach(sites, i, s) {
 			const char *k = str(s, "kind");
 			bool settable = json_is_true(json_object_get(s, "settable"));
 
 			if (!strcmp(k, "open")) {
-				own_open = own_open || settable;
-				pd_known |= settable && json_is_true(json_object_get(s, "sets_private_data"));
+				if (settable) {
+					own_open = true;
+					json_array_append_new(plan, json_sprintf("open:%s", str(s, "function")));
+				} else {
+					shared_open = str(s, "function");
+				}
+				pd_known |= json_is_true(json_object_get(s, "sets_private_data"));
+				/* simple_open() sets private_data from the inode's i_private */
+				pd_known |= !strcmp(str(s, "function"), "simple_open");
 				continue;
 			}
 			if (settable) {
 				direct = true;
 				pd_known |= json_is_true(json_object_get(s, "sets_private_data"));
+				json_array_append_new(plan, json_sprintf("%s:%s", k, str(s, "function")));
 			} else if (!strcmp(k, "anon_inode_getfd") || !strcmp(k, "anon_inode_create_getfd")) {
 				blocked = true;
 				why = "a file is created by anon_inode_getfd(), which does not return it";
@@ -1139,11 +1150,19 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 					pd_known = true;
 			}
 		}
-		if ((open_path || !direct) && !own_open) {
+		/*
+		 * Files made through an open path reach ->open: the driver's own
+		 * sets f_poll_head; a shared one (simple_open) is wrapped; a
+		 * framework open with no ->open at all gets a small one added.
+		 */
+		if ((open_path || shared_open) && !own_open) {
+			if (shared_open)
+				json_array_append_new(plan, json_sprintf("wrap:%s", shared_open));
+			else
+				json_array_append_new(plan, json_string("new-open"));
+		} else if (!direct && !own_open && !blocked) {
 			blocked = true;
-			if (!why)
-				why = json_array_size(sites) ? "no ->open of its own where f_poll_head can be set"
-							     : "no creation site found";
+			why = "no creation site found";
 		}
 		if (blocked) {
 			v.conv = "needs-open";
@@ -1153,7 +1172,9 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			sb_adds(&v.reason, "; no creation site sets private_data");
 		} else {
 			v.conv = "yes";
+			plan_out = json_incref(plan);
 		}
+		json_decref(plan);
 	}
 pt_check:
 	if (r) {
@@ -1171,9 +1192,13 @@ pt_check:
 			break;
 		}
 	}
-	if (!is_root && strcmp(v.cls, "unknown"))
-		sb_addf(&v.reason, "; lower layer %s: converted only through the file_operations above it",
-			p->layer);
+	if (!is_root) {
+		/* a lower layer has no ->poll_mask to convert to */
+		v.conv = "no";
+		if (strcmp(v.cls, "unknown"))
+			sb_addf(&v.reason, "; lower layer %s: converted only through the file_operations above it",
+				p->layer);
+	}
 done:
 	{
 		json_t *busy = json_array(), *dele = json_array(), *ptu = json_array();
@@ -1218,6 +1243,7 @@ done:
 		json_object_set_new(out, "compiled", json_true());
 		json_object_set_new(out, "subsystem", json_string(sub));
 		json_object_set_new(out, "cocci", cocci_rec ? json_incref(cocci_rec) : json_null());
+		json_object_set_new(out, "plan", plan_out ? plan_out : json_array());
 		free(sub);
 	}
 	json_decref(distinct);

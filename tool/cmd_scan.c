@@ -11,6 +11,7 @@
 #include "scan.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,7 @@ int cmd_scan(int argc, char **argv)
 	struct scan_opts o = { "polltax-out", 0, false, false, false, 300, { NULL, NULL, 0, false }, NULL };
 	struct tree t;
 	json_t *res;
+	sigset_t hold, old;
 	int c;
 
 	optind = 1;
@@ -92,10 +94,23 @@ int cmd_scan(int argc, char **argv)
 	o.prep.quiet = o.quiet;
 	tree_open(&t, argv[optind]);
 	res = scan_tree(&t, &o);
+	/*
+	 * Each file is renamed into place whole; with the interrupting signals
+	 * held until the last one is, an interrupted scan leaves all the
+	 * previous outputs or all the new ones, never a mix.
+	 */
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &hold, &old);
 	if (write_outputs(o.outdir, res) < 0)
 		die("cannot write the outputs to '%s'", o.outdir);
 	if (history_append(o.outdir, res) < 0)
 		die("cannot update the history in '%s'", o.outdir);
+	cmd_report(2, (char *[]){ "report", (char *)o.outdir, NULL });	/* report.html, with the history just written */
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!o.quiet) {
 		json_t *cn = json_object_get(res, "counts");
 

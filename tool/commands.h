@@ -8,6 +8,8 @@
 int cmd_scan(int argc, char **argv);
 int cmd_facts(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_parse_floor(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_series(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_report(int argc, char **argv);

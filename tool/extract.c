@@ -72,10 +72,11 @@ struct ectx {
 
 /* ---- small libclang wrappers ------------------------------------------------ */
 
+/* Source text can hold any bytes: what we keep is valid UTF-8 (JSON). */
 static char *cxs(CXString s)
 {
 	const char *c = clang_getCString(s);
-	char *r = xstrdup(c ? c : "");
+	char *r = utf8_safe(c);
 
 	clang_disposeString(s);
 	return r;
@@ -125,24 +126,30 @@ static CXCursor strip(CXCursor c)
 
 static const char *relpath(struct ectx *x, CXFile f)
 {
-	char *name, *real;
+	char *name, *real, *safe;
 	json_t *hit;
 	const char *r;
+	CXString raw;
 
 	if (!f)
 		return "";
-	name = cxs(clang_getFileName(f));
+	raw = clang_getFileName(f);
+	name = utf8_safe(clang_getCString(raw));
 	hit = json_object_get(x->relcache, name);
 	if (!hit) {
-		real = realpath(name, NULL);
+		/* the real name for realpath(), the UTF-8-safe one for the facts */
+		real = realpath(clang_getCString(raw) ? clang_getCString(raw) : "", NULL);
 		if (real && !strncmp(real, x->root, x->rootlen) && real[x->rootlen] == '/')
 			r = real + x->rootlen + 1;
 		else
 			r = real ? real : name;
-		hit = json_string(r);
+		safe = utf8_safe(r);
+		hit = json_string(safe);
 		json_object_set_new(x->relcache, name, hit);
+		free(safe);
 		free(real);
 	}
+	clang_disposeString(raw);
 	free(name);
 	return json_string_value(hit);
 }
@@ -201,7 +208,12 @@ static char *text_of(struct ectx *x, CXCursor c)
 	}
 	if (!sb.len)
 		return cxs(clang_getCursorSpelling(c));
-	return sb_detach(&sb);
+	{
+		char *safe = utf8_safe(sb.buf);
+
+		sb_release(&sb);
+		return safe;
+	}
 }
 
 /* libclang 14 has no operator accessor: read it between the operands. */
@@ -723,42 +735,52 @@ static void derive(struct ectx *x, CXCursor e, struct deriv *d)
 	x->depth--;
 }
 
+/* A string from the fixed buffers of struct deriv: truncation can split a UTF-8 sequence. */
+static json_t *jsafe(const char *s)
+{
+	char *t = utf8_safe(s);
+	json_t *j = json_string(t);
+
+	free(t);
+	return j;
+}
+
 static json_t *deriv_json(const struct deriv *d)
 {
 	json_t *o;
 
 	switch (d->kind) {
 	case D_GLOBAL:
-		o = json_pack("{s:s, s:s}", "k", "global", "name", d->name);
+		o = json_pack("{s:s, s:o}", "k", "global", "name", jsafe(d->name));
 		break;
 	case D_PARAM:
-		o = json_pack("{s:s, s:i, s:s}", "k", "param", "param", d->param, "first", d->first);
+		o = json_pack("{s:s, s:i, s:o}", "k", "param", "param", d->param, "first", jsafe(d->first));
 		break;
 	case D_TASK:
 		o = json_pack("{s:s}", "k", "task");
 		break;
 	case D_DYNAMIC:
-		o = json_pack("{s:s, s:s}", "k", "dynamic", "why", d->why);
+		o = json_pack("{s:s, s:o}", "k", "dynamic", "why", jsafe(d->why));
 		break;
 	case D_CONST:
 		o = json_pack("{s:s}", "k", "const");
 		break;
 	default:
-		o = json_pack("{s:s, s:s}", "k", "unknown", "why", d->why);
+		o = json_pack("{s:s, s:o}", "k", "unknown", "why", jsafe(d->why));
 		break;
 	}
 	if (d->nalts) {
 		json_t *a = json_array();
 
 		for (int i = 0; i < d->nalts; i++)
-			json_array_append_new(a, json_string(d->alts[i]));
+			json_array_append_new(a, jsafe(d->alts[i]));
 		json_object_set_new(o, "alts", a);
 	}
 	if (d->nfields) {
 		json_t *a = json_array();
 
 		for (int i = 0; i < d->nfields; i++)
-			json_array_append_new(a, json_string(d->fields[i]));
+			json_array_append_new(a, jsafe(d->fields[i]));
 		json_object_set_new(o, "fields", a);
 	}
 	return o;
@@ -1315,7 +1337,13 @@ static void skipped_events(struct ectx *x, CXCursor fn, struct fstate *fs)
 	buf = clang_getFileContents(x->tu, fa.file, &size);
 	if (!buf || fb.off > size || fb.off <= fa.off)
 		return;
-	text = xstrndup(buf + fa.off, fb.off - fa.off);
+	{
+		/* its bytes end up in the facts (heads as written): UTF-8 only */
+		char *raw = xstrndup(buf + fa.off, fb.off - fa.off);
+
+		text = utf8_safe(raw);
+		free(raw);
+	}
 	if (!strstr(text, "#if")) {
 		free(text);
 		json_decref(seen);
@@ -1327,10 +1355,10 @@ static void skipped_events(struct ectx *x, CXCursor fn, struct fstate *fs)
 			for (; *p && !(p[0] == '*' && p[1] == '/'); p++)
 				if (*p != '\n')
 					*p = ' ';
-			if (*p) {
-				p[0] = p[1] = ' ';
-				p++;
-			}
+			if (!*p)
+				break;	/* unterminated: the text ends inside the comment */
+			p[0] = p[1] = ' ';
+			p++;
 		} else if (p[0] == '/' && p[1] == '/') {
 			for (; *p && *p != '\n'; p++)
 				*p = ' ';
@@ -1373,6 +1401,7 @@ static void skipped_events(struct ectx *x, CXCursor fn, struct fstate *fs)
 			continue;
 		name = xstrndup(p, (size_t)(q - p));
 		if (!split_args(q, end, &args)) {
+			sv_clear(&args);
 			free(name);
 			continue;
 		}
@@ -1723,6 +1752,7 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 	unsigned nd;
 	const char *k;
 	json_t *v;
+	char *saferel;
 
 	e = clang_parseTranslationUnit2(idx, abs, args, nargs, NULL, 0, opts, &tu);
 	if (e != CXError_Success || !tu) {
@@ -1735,7 +1765,8 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 	x.tu = tu;
 	x.root = root;
 	x.rootlen = strlen(root);
-	x.mainrel = relp;
+	saferel = utf8_safe(relp);	/* the facts name files in UTF-8 */
+	x.mainrel = saferel;
 	x.mainfile = clang_getFile(tu, abs);
 	x.functions = json_array();
 	x.fn_done = json_object();
@@ -1785,11 +1816,17 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 	json_decref(deps);
 
 	out = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			"file", relp, "functions", x.functions, "ops", x.ops, "assigns", x.assigns,
+			"file", saferel, "functions", x.functions, "ops", x.ops, "assigns", x.assigns,
 			"refs", x.refs, "private_data_sets", x.pd_sets, "poll_head_sets", x.ph_sets,
 			"pollfree", x.pollfree, "errors", x.errors, "deps", deplist,
 			"defs", x.defs);
-	json_object_set_new(out, "field_sets", x.field_sets);
+	if (out)
+		json_object_set_new(out, "field_sets", x.field_sets);
+	else {	/* a string jansson refused: say so rather than lose the file */
+		json_decref(x.field_sets);
+		*err = xstrdup("the facts cannot be encoded as JSON (please report this bug)");
+	}
+	free(saferel);
 	json_decref(x.fn_done);
 	json_decref(x.relcache);
 	clang_disposeTranslationUnit(tu);

@@ -15,6 +15,13 @@ static const struct cmd {
 	{ "scan", cmd_scan, "classify every ->poll implementation of a kernel tree" },
 	{ "list", cmd_list, "print a scan's implementations, one per line" },
 	{ "facts", cmd_facts, "print the facts extracted from some files (debugging)" },
+	{ "convert", cmd_convert, "convert the single-queue implementations, print a diff" },
+	{ "series", cmd_series, "convert and emit a kernel patch series, per MAINTAINERS section" },
+	{ "verify", cmd_verify, "apply a series to a tree, build, sparse and checkpatch each patch" },
+	{ "boot-test", cmd_boot_test, "boot base, patched and two-call kernels in qemu: checks and poll tax" },
+	{ "report", cmd_report, "write a scan's report.html, one self-contained page" },
+	{ "progress", cmd_progress, "conversion progress across scans: table and chart" },
+	{ "parse-floor", cmd_parse_floor, "only parse what scan would parse (make bench)" },
 };
 
 static void usage(FILE *f)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <xxhash.h>
 
 static bool member_assigned(const char *buf);
 static bool read_small(const char *root, const char *rel, char **buf, struct strvec *skipped);
@@ -54,6 +55,7 @@ struct walkctx {
 	const char *root;
 	struct strvec c_files, h_files;
 	struct strvec *skipped;
+	json_t *stats;		/* rel -> "mtime.size" */
 };
 
 static bool has_suffix(const char *s, const char *suf)
@@ -61,6 +63,26 @@ static bool has_suffix(const char *s, const char *suf)
 	size_t a = strlen(s), b = strlen(suf);
 
 	return a >= b && !strcmp(s + a - b, suf);
+}
+
+/*
+ * A .c or .h that is not a regular file is not read (a FIFO would block):
+ * say so, unless it is a link to a file of the tree, which is read there.
+ */
+static void not_regular(struct walkctx *w, const char *rel, mode_t mode)
+{
+	char *p = path_join(w->root, rel), *real = NULL;
+	size_t rl = strlen(w->root);
+	struct stat st;
+
+	if (!S_ISLNK(mode))
+		sv_pushf(w->skipped, "%s: not a regular file, not read", rel);
+	else if (stat(p, &st) < 0)
+		sv_pushf(w->skipped, "%s: symbolic link to nothing readable (%s), not followed", rel, strerror(errno));
+	else if (!S_ISREG(st.st_mode) || !(real = realpath(p, NULL)) || strncmp(real, w->root, rl) || real[rl] != '/')
+		sv_pushf(w->skipped, "%s: symbolic link out of the tree or not to a file, not followed", rel);
+	free(real);
+	free(p);
 }
 
 static void walk_dir(struct walkctx *w, const char *rel, int depth)
@@ -106,12 +128,17 @@ static void walk_dir(struct walkctx *w, const char *rel, int depth)
 				continue;
 			}
 		}
+		if (S_ISREG(st.st_mode))
+			json_object_set_new(w->stats, r, json_sprintf("%lld.%ld.%lld", (long long)st.st_mtim.tv_sec,
+								      st.st_mtim.tv_nsec, (long long)st.st_size));
 		if (S_ISDIR(st.st_mode))
 			walk_dir(w, r, depth + 1);
 		else if (S_ISREG(st.st_mode) && has_suffix(n, ".c"))
 			sv_push(&w->c_files, r);
 		else if (S_ISREG(st.st_mode) && has_suffix(n, ".h"))
 			sv_push(&w->h_files, r);
+		else if (has_suffix(n, ".c") || has_suffix(n, ".h"))
+			not_regular(w, r, st.st_mode);
 		free(r);
 	}
 	closedir(d);
@@ -211,8 +238,14 @@ static bool read_small(const char *root, const char *rel, char **buf, struct str
 	size_t len;
 	int rc;
 
-	if (stat(p, &st) < 0 || (size_t)st.st_size > MAX_FILE) {
-		if ((size_t)st.st_size > MAX_FILE && skipped)
+	if (stat(p, &st) < 0) {
+		if (skipped)
+			sv_pushf(skipped, "%s: cannot read: %s", rel, strerror(errno));
+		free(p);
+		return false;
+	}
+	if ((size_t)st.st_size > MAX_FILE) {
+		if (skipped)
 			sv_pushf(skipped, "%s: larger than 16 MiB, not read", rel);
 		free(p);
 		return false;
@@ -224,30 +257,103 @@ static bool read_small(const char *root, const char *rel, char **buf, struct str
 	return rc == 0;
 }
 
+static char *fingerprint(const struct strvec *files, json_t *stats)
+{
+	XXH64_state_t *h = XXH64_createState();
+	char *r;
+
+	XXH64_reset(h, 0);
+	for (size_t i = 0; i < files->n; i++) {
+		const char *s = json_string_value(json_object_get(stats, files->v[i]));
+
+		XXH64_update(h, files->v[i], strlen(files->v[i]) + 1);
+		XXH64_update(h, s ? s : "", s ? strlen(s) + 1 : 1);
+	}
+	r = xasprintf("%016llx", (unsigned long long)XXH64_digest(h));
+	XXH64_freeState(h);
+	return r;
+}
+
+/*
+ * The prefilter remembers its work in $CACHE/prefilter/<tree>.json: the
+ * macros learnt from the headers (valid while no header changed) and, per .c
+ * file, whether it was kept (valid while the file and the macros are as
+ * they were).  A warm run stats the tree and reads only what changed.
+ */
 void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 {
-	struct walkctx w = { root, STRVEC_INIT, STRVEC_INIT, skipped };
+	struct walkctx w = { root, STRVEC_INIT, STRVEC_INIT, skipped, json_object() };
 	struct strvec macros = STRVEC_INIT;
+	char *cpath = xasprintf("%s/prefilter/%016llx.json", cache_root(),
+				(unsigned long long)XXH64(root, strlen(root), 0));
+	json_t *cache = json_load_file(cpath, 0, NULL), *cfiles, *newc = json_object(), *v;
+	char *hfp, *mfp;
+	size_t i;
 
 	walk_dir(&w, "", 0);
 	sv_sort(&w.c_files);
 	sv_sort(&w.h_files);
-	learn_macros(root, &w.h_files, &macros, skipped);
-	for (size_t i = 0; i < w.c_files.n; i++) {
+	hfp = fingerprint(&w.h_files, w.stats);
+	if (cache && !strcmp(json_string_value(json_object_get(cache, "headers")) ?: "", hfp)) {
+		json_array_foreach(json_object_get(cache, "macros"), i, v)
+			sv_push(&macros, json_string_value(v));
+	} else {
+		learn_macros(root, &w.h_files, &macros, skipped);
+	}
+	mfp = fingerprint(&macros, w.stats);
+	cfiles = cache && !strcmp(json_string_value(json_object_get(cache, "macro_set")) ?: "", mfp)
+		 ? json_object_get(cache, "c") : NULL;
+	for (i = 0; i < w.c_files.n; i++) {
+		const char *rel = w.c_files.v[i];
+		const char *st = json_string_value(json_object_get(w.stats, rel));
+		json_t *old = json_object_get(cfiles, rel);
 		char *buf;
 		bool hit = false;
 
-		if (!read_small(root, w.c_files.v[i], &buf, skipped))
-			continue;
-		for (int k = 0; needles[k] && !hit; k++)
-			hit = strstr(buf, needles[k]) != NULL;
-		hit = hit || member_assigned(buf);
-		for (size_t k = 0; k < macros.n && !hit; k++)
-			hit = uses_name(buf, strlen(buf), macros.v[k]);
+		if (old && !strcmp(json_string_value(json_array_get(old, 0)) ?: "", st ? st : "")) {
+			hit = json_is_true(json_array_get(old, 1));
+			if (json_string_length(json_array_get(old, 2)))
+				sv_push(skipped, json_string_value(json_array_get(old, 2)));
+		} else {
+			size_t before = skipped->n;
+
+			if (read_small(root, rel, &buf, skipped)) {
+				for (int k = 0; needles[k] && !hit; k++)
+					hit = strstr(buf, needles[k]) != NULL;
+				hit = hit || member_assigned(buf);
+				for (size_t k = 0; k < macros.n && !hit; k++)
+					hit = uses_name(buf, strlen(buf), macros.v[k]);
+				free(buf);
+			}
+			old = NULL;
+			json_object_set_new(newc, rel, json_pack("[s, b, s]", st ? st : "", hit,
+								 skipped->n > before ? skipped->v[skipped->n - 1] : ""));
+		}
+		if (old)
+			json_object_set(newc, rel, old);
 		if (hit)
-			sv_push(files, w.c_files.v[i]);
-		free(buf);
+			sv_push(files, rel);
 	}
+	{
+		json_t *mac = json_array(), *out;
+		char *dir = xasprintf("%s/prefilter", cache_root()), *dump;
+
+		for (i = 0; i < macros.n; i++)
+			json_array_append_new(mac, json_string(macros.v[i]));
+		out = json_pack("{s:s, s:o, s:s, s:o}", "headers", hfp, "macros", mac, "macro_set", mfp, "c", newc);
+		mkdir_p(dir);
+		dump = json_dumps(out, JSON_COMPACT);
+		if (dump)
+			write_file_atomic(cpath, dump, strlen(dump));
+		free(dump);
+		free(dir);
+		json_decref(out);
+	}
+	json_decref(cache);
+	json_decref(w.stats);
+	free(cpath);
+	free(hfp);
+	free(mfp);
 	sv_clear(&w.c_files);
 	sv_clear(&w.h_files);
 	sv_clear(&macros);

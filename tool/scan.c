@@ -43,6 +43,16 @@ struct unit {
 	char *failure;
 };
 
+/* A JSON string of S even when S (a path, a message) is not valid UTF-8. */
+static json_t *jstr(const char *s)
+{
+	char *t = utf8_safe(s);
+	json_t *j = json_string(t);
+
+	free(t);
+	return j;
+}
+
 static char *cache_path(const char *key)
 {
 	return xasprintf("%s/facts/%.2s/%s.json", cache_root(), key, key);
@@ -95,12 +105,15 @@ static void worker(const struct tree *t, struct unit *u, struct strvec *args, in
 {
 	char *err = NULL, *dump, *dir;
 	json_t *facts, *entry;
+	int rc;
 
 	if (timeout > 0)
 		alarm((unsigned)timeout);
 	facts = extract_tu(t->root, u->rel, (const char *const *)args->v, (int)args->n, &err);
+	/* the parse is over: the time limit must not cut the cache write short */
+	alarm(0);
 	if (!facts) {
-		entry = json_pack("{s:s}", "failure", err ? err : "libclang failed");
+		entry = json_pack("{s:o}", "failure", jstr(err ? err : "libclang failed"));
 	} else {
 		json_t *deps = json_object_get(facts, "deps");
 
@@ -112,9 +125,13 @@ static void worker(const struct tree *t, struct unit *u, struct strvec *args, in
 	*strrchr(dir, '/') = '\0';
 	mkdir_p(dir);
 	dump = json_dumps(entry, JSON_COMPACT | JSON_SORT_KEYS);
-	if (!dump || write_file_atomic(u->cache, dump, strlen(dump)) < 0)
-		_exit(3);
-	_exit(0);
+	rc = dump && write_file_atomic(u->cache, dump, strlen(dump)) == 0 ? 0 : 3;
+	/* freed so that valgrind, which checks each worker, sees no leak of ours */
+	free(dump);
+	free(dir);
+	free(err);
+	json_decref(entry);
+	_exit(rc);
 }
 
 static void progress(const struct scan_opts *o, size_t done, size_t total, double t0, const char *what)
@@ -187,6 +204,13 @@ static void run_workers(const struct tree *t, const struct flags *fl, struct uni
 			pids[s] = 0;
 			running--;
 			done++;
+			if (WIFSIGNALED(status)) {
+				/* a worker killed while writing leaves its temporary file */
+				char *tmp = xasprintf("%s.tmp.%d", x->cache, (int)pid);
+
+				unlink(tmp);
+				free(tmp);
+			}
 			if (WIFSIGNALED(status))
 				x->failure = WTERMSIG(status) == SIGALRM
 					? xasprintf("libclang did not finish within %d s", o->timeout)
@@ -268,21 +292,27 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	run_workers(t, &fl, u, files.n, o);
 	for (size_t i = 0; i < files.n; i++) {
 		if (!u[i].compiled) {
-			json_array_append_new(notcomp, json_string(u[i].rel));
+			json_array_append_new(notcomp, jstr(u[i].rel));
 			continue;
 		}
-		if (!u[i].cached)
+		/* a worker that died wrote nothing: an entry there is an older, stale one */
+		if (!u[i].cached && !u[i].failure)
 			load_entry(&u[i], stats, false);
 		if (u[i].facts) {
 			json_array_append(tus, u[i].facts);
 			nparsed++;
 		} else {
-			json_array_append_new(failed, json_pack("{s:s, s:s}", "file", u[i].rel, "reason",
-								u[i].failure ? u[i].failure : "no facts"));
+			json_array_append_new(failed, json_pack("{s:o, s:o}", "file", jstr(u[i].rel), "reason",
+								jstr(u[i].failure ? u[i].failure : "no facts")));
 		}
 	}
+	sv_sort(&skipped);	/* directory order is the file system's, not ours */
+	for (size_t i = 0; i < skipped.n && i < 10; i++)
+		warning("not read: %s", skipped.v[i]);
+	if (skipped.n > 10)
+		warning("%zu more files not read (polltax.json \"files\".\"skipped\" lists them)", skipped.n - 10);
 	for (size_t i = 0; i < skipped.n; i++)
-		json_array_append_new(skip, json_string(skipped.v[i]));
+		json_array_append_new(skip, jstr(skipped.v[i]));
 	if (!o->no_cocci)
 		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->quiet);
 	result = classify(t, tus, cocci, failed, notcomp);

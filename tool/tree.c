@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -52,8 +53,14 @@ void tree_open(struct tree *t, const char *path)
 	struct strbuf out = STRBUF_INIT;
 
 	memset(t, 0, sizeof(*t));
-	if (!is_dir(path))
-		die_code(EXIT_INPUT, "'%s' is not a directory", path);
+	{
+		struct stat st;
+
+		if (stat(path, &st) < 0)
+			die_code(EXIT_INPUT, "cannot open the kernel tree '%s': %s", path, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			die_code(EXIT_INPUT, "'%s' is not a directory", path);
+	}
 	t->root = realpath_or_die(path);
 	mkpath = path_join(t->root, "Makefile");
 	if (read_file(mkpath, &mk, NULL) < 0)
@@ -76,7 +83,13 @@ void tree_open(struct tree *t, const char *path)
 		}
 		free(inc);
 	}
-	t->version = xasprintf("%s.%s%s%s%s", v, pl, sl && *sl ? "." : "", sl ? sl : "", ev ? ev : "");
+	{
+		/* the Makefile's bytes go into the reports: keep them UTF-8 */
+		char *raw = xasprintf("%s.%s%s%s%s", v, pl, sl && *sl ? "." : "", sl ? sl : "", ev ? ev : "");
+
+		t->version = utf8_safe(raw);
+		free(raw);
+	}
 	free(v); free(pl); free(sl); free(ev); free(mk); free(mkpath);
 
 	{
@@ -85,13 +98,16 @@ void tree_open(struct tree *t, const char *path)
 		t->is_git = access(g, F_OK) == 0;
 		free(g);
 	}
+	if (t->is_git && !have_program("git"))
+		warning("git not found: '%s' is a git tree but its describe and HEAD are not recorded "
+			"(apt-get install git)", path);
 	if (t->is_git && have_program("git")) {
 		const char *d[] = { "git", "-C", t->root, "describe", "--tags", "--always", NULL };
 		const char *h[] = { "git", "-C", t->root, "rev-parse", "HEAD", NULL };
 
 		if (run_cmd(d, NULL, &out, true) == 0 && out.len) {
 			out.buf[strcspn(out.buf, "\n")] = '\0';
-			t->describe = xstrdup(out.buf);
+			t->describe = utf8_safe(out.buf);	/* a tag can hold any bytes */
 		}
 		sb_reset(&out);
 		if (run_cmd(h, NULL, &out, true) == 0 && out.len) {
@@ -286,6 +302,23 @@ static bool prepared(const char *build)
 	return r;
 }
 
+/* The last line of a make log that is not make's own "make: *** ... Error 1". */
+static char *last_log_line(const char *log)
+{
+	char *buf, *why = NULL;
+
+	if (read_file(log, &buf, NULL) < 0)
+		return xstrdup("no log");
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, "make", 4) && strstr(l, ": "))
+			continue;
+		free(why);
+		why = xstrdup(l);
+	}
+	free(buf);
+	return why ? why : xstrdup("no message");
+}
+
 static void run_prepare(struct flags *f, const struct tree *t, const struct prepare_opts *o)
 {
 	char *odir = xasprintf("O=%s", f->build);
@@ -295,10 +328,18 @@ static void run_prepare(struct flags *f, const struct tree *t, const struct prep
 	char *cmd;
 	int rc;
 
-	if (!have_program("make") || !have_program("gcc") || !have_program("flex") ||
-	    !have_program("bison") || !have_program("bc"))
-		die_code(EXIT_TOOL, "preparing '%s' needs make, gcc, flex, bison and bc: "
-			 "apt-get install make gcc flex bison bc libelf-dev libssl-dev", t->root);
+	{
+		static const char *const tools[] = { "make", "gcc", "flex", "bison", "bc", NULL };
+		struct strbuf miss = STRBUF_INIT;
+
+		/* each of these programs is in the Debian package of its name */
+		for (int i = 0; tools[i]; i++)
+			if (!have_program(tools[i]))
+				sb_addf(&miss, " %s", tools[i]);
+		if (miss.len)
+			die_code(EXIT_TOOL, "preparing '%s' needs make, gcc, flex, bison and bc; not found:%s "
+				 "(apt-get install%s libelf-dev libssl-dev)", t->root, miss.buf, miss.buf);
+	}
 	if (mkdir_p(f->build) < 0)
 		die_code(EXIT_INPUT, "cannot create '%s': %s", f->build, strerror(errno));
 	if (!o->quiet)
@@ -311,9 +352,12 @@ static void run_prepare(struct flags *f, const struct tree *t, const struct prep
 
 		rc = run_cmd(argv, NULL, NULL, false);
 	}
-	if (rc != 0)
-		die_code(EXIT_INPUT, "make %s prepare failed for '%s' (exit %d); see '%s'", f->config,
-			 t->root, rc, log);
+	if (rc != 0) {
+		char *why = last_log_line(log);
+
+		die_code(EXIT_INPUT, "make %s prepare failed for '%s' (exit %d): %s; see '%s'", f->config,
+			 t->root, rc, why, log);
+	}
 	if (write_file_atomic(stamp, f->config, strlen(f->config)) < 0)
 		die_code(EXIT_INPUT, "cannot write '%s'", stamp);
 	free(cmd);

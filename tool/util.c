@@ -199,6 +199,51 @@ void sb_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
+/* Length of the valid UTF-8 sequence at S (by jansson's rules), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned v;
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	v = s[0] & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+	for (size_t i = 1; i < n; i++) {
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3f);
+	}
+	if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) || (n == 3 && v < 0x800) || (n == 4 && v < 0x10000))
+		return 0;
+	return n;
+}
+
+/*
+ * S with every byte that is not part of valid UTF-8 written as \xNN, so
+ * that a path or a source text with Latin-1 (or random) bytes can go into
+ * JSON (jansson refuses invalid UTF-8) and still says which bytes it had.
+ */
+char *utf8_safe(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (n) {
+			sb_add(&sb, (const char *)p, n);
+			p += n;
+		} else {
+			sb_addf(&sb, "\\x%02x", *p++);
+		}
+	}
+	return sb_detach(&sb);
+}
+
 void sv_push(struct strvec *sv, const char *s)
 {
 	if (sv->n + 2 > sv->alloc) {

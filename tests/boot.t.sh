@@ -1,0 +1,171 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Suite: the boot test (issue 8), the parts that need no kernel build.
+#
+# Building and booting three kernels takes far longer than "make test" may
+# (a tinyconfig kernel is 2-5 minutes on 2 idle cores, and there are three,
+# plus the mutation rebuild and six qemu boots), so the boots run in
+# "make check-linux" (tests/linux/boot.t.sh).  Here:
+#   - the guest program builds clean (C11, -Wall -Wextra -Werror) with gcc
+#     (static, as in the guest) and clang;
+#   - it runs natively on the host: every file type the host offers passes,
+#     and the unconverted kinds (pipe, pty, unix socket, tmpfs file,
+#     signalfd) are never skipped;
+#   - its benchmark runs and prints a row per call;
+#   - boot-test's command line, the series reader (--plan), the Kconfig
+#     lookup on a small fake tree, and --mutate on the fixture series.
+# Environment: POLLTAX, TOP, WORK (tests/run.sh).
+set -u
+passed=0
+failed=0
+W=$WORK/boot
+rm -rf "$W"
+mkdir -p "$W"
+
+ok() { printf 'TEST %s\n' "$1"; passed=$((passed + 1)); }
+ko() { printf 'TEST %s\n  FAIL: %s\n' "$1" "$2"; failed=$((failed + 1)); }
+check() { # check NAME CONDITION-STATUS MESSAGE
+	if [ "$2" -eq 0 ]; then ok "$1"; else ko "$1" "$3"; fi
+}
+
+B=$TOP/tests/boot
+SRCS="$B/polltest.c $B/kinds.c $B/rawio.c $B/bench.c"
+PT=$W/polltest
+
+# shellcheck disable=SC2086
+gcc -std=c11 -O2 -Wall -Wextra -Werror -static -o "$PT" $SRCS -lpthread >"$W/gcc.log" 2>&1
+check "polltest: gcc -std=c11 -Wall -Wextra -Werror -static" $? "$(head -n 20 "$W/gcc.log")"
+if command -v clang >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
+	clang -std=c11 -O2 -Wall -Wextra -Werror -fsyntax-only $SRCS >"$W/clang.log" 2>&1
+	check "polltest: clang -std=c11 -Wall -Wextra -Werror" $? "$(head -n 20 "$W/clang.log")"
+fi
+[ -x "$PT" ] || { echo "RESULT $passed $((failed + 1))"; exit 0; }
+
+"$PT" list >"$W/kinds.tsv"
+n=$(awk -F '\t' 'NF == 4' "$W/kinds.tsv" | wc -l)
+[ "$n" -ge 15 ] && [ "$n" -eq "$(wc -l <"$W/kinds.tsv")" ]
+check "polltest list: one kind per line, 4 fields ($n kinds)" $? "$(cat "$W/kinds.tsv")"
+
+# The host run.  /dev/kmsg is left out: its trigger writes to the host's
+# kernel log.  Everything else the host (or its sandbox) lacks is skipped
+# by polltest itself.
+"$PT" test -x kmsg -t 3000 >"$W/host.tap" 2>&1
+status=$?
+grep -q '^1\.\.[0-9]' "$W/host.tap"
+check "polltest test on the host: a complete TAP stream" $? "$(tail -n 5 "$W/host.tap")"
+for kind in $(cut -f 1 "$W/kinds.tsv"); do
+	[ "$kind" = kmsg ] && continue
+	bad=$(grep "^not ok [0-9]* - $kind: " "$W/host.tap" | grep -v '# TODO')
+	total=$(grep -c "^\(not \)\{0,1\}ok [0-9]* - $kind: " "$W/host.tap")
+	skipped=$(grep -c "^ok [0-9]* - $kind: .*# SKIP not available" "$W/host.tap")
+	case $kind in
+	pipe|pty|unix|tmpfs|signalfd) must=1 ;;
+	*) must=0 ;;
+	esac
+	if [ -n "$bad" ]; then
+		ko "polltest on the host: $kind" "$(grep -A 1 "^not ok [0-9]* - $kind: " "$W/host.tap" | grep -v '# TODO' | head -n 10)"
+	elif [ "$total" -eq 0 ]; then
+		ko "polltest on the host: $kind" "no checks ran"
+	elif [ "$must" -eq 1 ] && [ "$skipped" -gt 0 ]; then
+		ko "polltest on the host: $kind" "an unconverted kind must run everywhere: $(grep -m 1 "$kind: .*# SKIP" "$W/host.tap")"
+	else
+		ok "polltest on the host: $kind"
+	fi
+done
+[ "$status" -eq 0 ]
+check "polltest test on the host: exit status 0" $? "exit status $status"
+
+"$PT" bench -k pipe,eventfd,tmpfs >"$W/bench.txt" 2>&1
+rows=$(grep -c '^# bench kind=.* ns_per_call=' "$W/bench.txt")
+[ "$rows" -eq 9 ] && grep -q '^# bench done' "$W/bench.txt"
+check "polltest bench: syscall + pipe, eventfd (3 calls) + tmpfs (2 calls) = 9 rows" $? "$rows rows: $(cat "$W/bench.txt")"
+
+# ---- the command line ----
+"$POLLTAX" boot-test --help >"$W/help.txt" 2>&1
+check "boot-test --help" $? "$(cat "$W/help.txt")"
+"$POLLTAX" boot-test >/dev/null 2>&1
+[ $? -eq 2 ]
+check "boot-test without arguments: exit 2" $? "wrong exit status"
+"$POLLTAX" boot-test --kernels base,nonsense a b >"$W/err.txt" 2>&1
+[ $? -eq 2 ] && grep -q "fatal: --kernels: 'nonsense' is not one of" "$W/err.txt"
+check "boot-test --kernels with an unknown kernel: exit 2, says which" $? "$(cat "$W/err.txt")"
+mkdir -p "$W/empty"
+"$POLLTAX" boot-test --plan "$W/empty" "$W" >"$W/err.txt" 2>&1
+[ $? -eq 3 ] && grep -q "fatal: no patches in" "$W/err.txt"
+check "boot-test on a directory without patches: exit 3" $? "$(cat "$W/err.txt")"
+
+# ---- the series reader, on the fixture series and a small fake tree ----
+S=$W/series
+mkdir -p "$S"
+cp "$TOP"/kernel-patches/6.12/0001-*.patch "$B"/series-6.12/*.patch "$S"/
+printf 'Subject: [PATCH 0/3] cover\n\nno diff here\n' >"$S/0000-cover-letter.patch"
+T=$W/tree
+mkdir -p "$T/fs/fuse" "$T/kernel/printk" "$T/kernel/events" "$T/drivers/misc"
+printf 'obj-y += kernel/ fs/ drivers/\n' >"$T/Kbuild"
+printf 'obj-$(CONFIG_TIMERFD)\t\t+= timerfd.o\nobj-$(CONFIG_EVENTFD)\t\t+= eventfd.o\nobj-$(CONFIG_FUSE_FS) += fuse/\n' >"$T/fs/Makefile"
+printf 'obj-$(CONFIG_FUSE_FS) += fuse.o\nfuse-y := dev.o \\\n\tdir.o\n' >"$T/fs/fuse/Makefile"
+printf 'obj-y += printk/\nobj-$(CONFIG_PERF_EVENTS) += events/\n' >"$T/kernel/Makefile"
+printf 'obj-y\t= printk.o\n' >"$T/kernel/printk/Makefile"
+printf 'obj-y := core.o ring_buffer.o\n' >"$T/kernel/events/Makefile"
+printf 'obj-$(CONFIG_FOO) += foo.o\nfoo-$(CONFIG_FOO_EXTRA) += extra.o\n' >"$T/drivers/misc/Makefile"
+fake=$S/0005-fake-more-conversions.patch
+{
+	printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 5/5] fake: more\n\n---\n'
+	for f in fs/fuse/dev.c kernel/events/core.c drivers/misc/extra.c drivers/misc/nowhere.c; do
+		printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,2 +1,2 @@\n' "$f" "$f" "$f" "$f"
+		printf -- '-\t.poll = fake_poll,\n+\t.poll_mask = fake_poll_mask,\n'
+	done
+} >"$fake"
+"$POLLTAX" boot-test --plan -o "$W/plan" "$S" "$T" >"$W/plan.tsv" 2>"$W/plan.err"
+check "boot-test --plan on the fixture series" $? "$(cat "$W/plan.err")"
+grep -q '^cover	0000-cover-letter.patch$' "$W/plan.tsv" && [ "$(grep -c '^patch	' "$W/plan.tsv")" -eq 5 ]
+check "the cover letter is left out, the 5 patches kept in order" $? "$(grep '^patch\|^cover' "$W/plan.tsv")"
+exp='conversion	fs/eventfd.c	eventfd_poll	eventfd_poll_mask	2
+conversion	fs/timerfd.c	timerfd_poll	timerfd_poll_mask	3
+conversion	kernel/printk/printk.c	devkmsg_poll	devkmsg_poll_mask	4'
+[ "$(grep '^conversion	' "$W/plan.tsv" | head -n 3)" = "$exp" ]
+check "conversions: file, .poll replaced, .poll_mask, patch" $? "$(grep '^conversion' "$W/plan.tsv")"
+exp='site	fs/eventfd.c	2	file->f_poll_head = &ctx->wqh;
+site	fs/timerfd.c	3	file->f_poll_head = &ctx->wqh;
+site	kernel/printk/printk.c	4	file->f_poll_head = &log_wait;'
+[ "$(grep '^site	' "$W/plan.tsv")" = "$exp" ]
+check "creation sites: every added f_poll_head line, not the infrastructure's = NULL" $? "$(grep '^site' "$W/plan.tsv")"
+[ "$(grep '	converted$' "$W/plan.tsv" | cut -f 2 | tr '\n' ' ')" = "eventfd timerfd kmsg " ]
+check "file types the guest exercises: eventfd, timerfd, kmsg" $? "$(grep '^kind' "$W/plan.tsv")"
+exp='config	fs/eventfd.c	EVENTFD	
+config	fs/fuse/dev.c	FUSE_FS	
+config	fs/timerfd.c	TIMERFD	
+config	kernel/events/core.c	PERF_EVENTS	
+config	kernel/printk/printk.c	y	'
+[ "$(grep '^config	' "$W/plan.tsv" | grep -v drivers/misc)" = "$exp" ]
+check "Kconfig symbols: obj-\$(CONFIG_X), composite objects, obj-y under a conditional directory" $? \
+	"$(grep '^config' "$W/plan.tsv")"
+grep -q '^config	drivers/misc/extra.c	FOO && FOO_EXTRA	$' "$W/plan.tsv"
+check "Kconfig symbols: a conditional part of a composite object needs both" $? "$(grep 'extra.c' "$W/plan.tsv")"
+grep -q '^config	drivers/misc/nowhere.c	-	no line of drivers/misc/Makefile builds nowhere.o$' "$W/plan.tsv"
+check "Kconfig symbols: a file no Makefile builds says so" $? "$(grep 'nowhere' "$W/plan.tsv")"
+
+# ---- --mutate: one creation site's f_poll_head line removed, nothing else ----
+rm "$fake"
+"$POLLTAX" boot-test --plan --mutate -o "$W/mut" "$S" "$T" >"$W/mut.tsv" 2>"$W/mut.err"
+grep -q '^mutate	fs/eventfd.c	2	file->f_poll_head = &ctx->wqh;	' "$W/mut.tsv"
+check "--mutate picks the first creation site of a file type the guest exercises" $? "$(cat "$W/mut.tsv" "$W/mut.err" | tail -n 3)"
+diff "$S/0002-eventfd-convert-to-poll_mask.patch" "$W/mut/mutated-series/0002-eventfd-convert-to-poll_mask.patch" >"$W/mut.diff"
+exp='43c43
+< @@ -414,6 +412,7 @@ static int do_eventfd(unsigned int count, int flags)
+---
+> @@ -414,6 +412,6 @@ static int do_eventfd(unsigned int count, int flags)
+47d46
+< +	file->f_poll_head = &ctx->wqh;'
+[ "$(cat "$W/mut.diff")" = "$exp" ]
+check "--mutate removes the line and shrinks its hunk, nothing else" $? "$(cat "$W/mut.diff")"
+n=$(ls "$W/mut/mutated-series" | wc -l)
+[ "$n" -eq 4 ] && cmp -s "$S/0003-timerfd-convert-to-poll_mask.patch" "$W/mut/mutated-series/0003-timerfd-convert-to-poll_mask.patch"
+check "--mutate copies the other patches unchanged, without the cover letter" $? "$n files"
+"$POLLTAX" boot-test --plan --mutate=kernel/printk/printk.c -o "$W/mut2" "$S" "$T" >"$W/mut2.tsv" 2>&1
+grep -q '^mutate	kernel/printk/printk.c	4	file->f_poll_head = &log_wait;' "$W/mut2.tsv"
+check "--mutate=FILE picks that file's creation site" $? "$(cat "$W/mut2.tsv" | tail -n 2)"
+
+echo "RESULT $passed $failed"

@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kinds.c - the file types polltest exercises: how to open one, make it
+ * ready and make it not ready again.  The table at the end is the one list
+ * of kinds: "polltest list" prints it, and "polltax boot-test" matches its
+ * source/poll_fn columns against the conversions of a series, so a kind is
+ * reported as converted exactly when the series converts its ->poll.
+ *
+ * Unconverted kinds (pipe, pty, unix socket, regular tmpfs file, signalfd,
+ * /dev/urandom without a ->poll) stay in the table: the patched kernel must
+ * give them the same results as the base kernel.
+ */
+#define _GNU_SOURCE
+#include "polltest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <mqueue.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/fanotify.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <linux/userfaultfd.h>
+
+static int counter;
+
+void fixture_init(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	for (int i = 0; i < MAX_AUX; i++)
+		f->aux[i] = -1;
+	f->owner = getpid();
+}
+
+static int neg_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+static void close_all(struct fixture *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	for (int i = 0; i < MAX_AUX; i++)
+		if (f->aux[i] >= 0)
+			close(f->aux[i]);
+	f->fd = -1;
+}
+
+/* read until EAGAIN; 0 when at least the first read worked or nothing was there */
+static int read_all(int fd, size_t size)
+{
+	char buf[4096];
+
+	if (size > sizeof(buf))
+		size = sizeof(buf);
+	for (int i = 0; i < 1024; i++) {
+		ssize_t n = read(fd, buf, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n < 0 && errno == EPIPE)	/* /dev/kmsg: records overwritten */
+			continue;
+		if (n <= 0)
+			return n < 0 ? neg_errno() : 0;
+	}
+	return -EIO;
+}
+
+static int write_byte(int fd)
+{
+	return write(fd, "x", 1) == 1 ? 0 : neg_errno();
+}
+
+static int make_file(struct fixture *f, const char *what)
+{
+	int fd;
+
+	snprintf(f->path, sizeof(f->path), "%s/%s-%d-%d", tmp_dir(), what, (int)getpid(), counter++);
+	fd = open(f->path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return neg_errno();
+	if (write(fd, "polltest\n", 9) != 9) {
+		close(fd);
+		return neg_errno();
+	}
+	close(fd);
+	return 0;
+}
+
+static void remove_file(struct fixture *f)
+{
+	if (f->path[0])
+		unlink(f->path);
+	f->path[0] = '\0';
+}
+
+static void generic_close(struct fixture *f)
+{
+	close_all(f);
+}
+
+/* ---- eventfd ---- */
+static int eventfd_open(struct fixture *f)
+{
+	f->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	return f->fd < 0 ? neg_errno() : 0;
+}
+
+static int eventfd_trigger(struct fixture *f)
+{
+	uint64_t one = 1;
+
+	return write(f->fd, &one, sizeof(one)) == sizeof(one) ? 0 : neg_errno();
+}
+
+static int eventfd_drain(struct fixture *f)
+{
+	return read_all(f->fd, sizeof(uint64_t));
+}
+
+/* ---- timerfd ---- */
+static int timerfd_open(struct fixture *f)
+{
+	f->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	return f->fd < 0 ? neg_errno() : 0;
+}
+
+static int timerfd_trigger(struct fixture *f)
+{
+	struct itimerspec its = { .it_value = { 0, 1000 } };	/* expires in 1 us */
+
+	return timerfd_settime(f->fd, 0, &its, NULL) ? neg_errno() : 0;
+}
+
+static int timerfd_drain(struct fixture *f)
+{
+	return read_all(f->fd, sizeof(uint64_t));
+}
+
+/* ---- signalfd (per-task queue: not convertible) ---- */
+static int signalfd_open(struct fixture *f)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return neg_errno();
+	f->fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	return f->fd < 0 ? neg_errno() : 0;
+}
+
+static int signalfd_trigger(struct fixture *f)
+{
+	return kill(f->owner, SIGUSR1) ? neg_errno() : 0;
+}
+
+static int signalfd_drain(struct fixture *f)
+{
+	return read_all(f->fd, sizeof(struct signalfd_siginfo));
+}
+
+static void signalfd_close(struct fixture *f)
+{
+	sigset_t set;
+	struct timespec zero = { 0, 0 };
+
+	close_all(f);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	while (sigtimedwait(&set, NULL, &zero) == SIGUSR1)
+		;
+}
+
+/* ---- epoll (an epoll file polled like any other, with an eventfd inside) ---- */
+static int epoll_open(struct fixture *f)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	f->fd = epoll_create1(EPOLL_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	f->aux[0] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (f->aux[0] < 0 || epoll_ctl(f->fd, EPOLL_CTL_ADD, f->aux[0], &ev))
+		return neg_errno();
+	return 0;
+}
+
+static int epoll_trigger(struct fixture *f)
+{
+	uint64_t one = 1;
+
+	return write(f->aux[0], &one, sizeof(one)) == sizeof(one) ? 0 : neg_errno();
+}
+
+static int epoll_drain(struct fixture *f)
+{
+	return read_all(f->aux[0], sizeof(uint64_t));
+}
+
+/* ---- inotify ---- */
+static int inotify_open(struct fixture *f)
+{
+	int r = make_file(f, "inotify");
+
+	if (r)
+		return r;
+	f->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (f->fd < 0 || inotify_add_watch(f->fd, f->path, IN_ATTRIB) < 0)
+		return neg_errno();
+	return 0;
+}
+
+static int touch_trigger(struct fixture *f)
+{
+	return utimensat(AT_FDCWD, f->path, NULL, 0) ? neg_errno() : 0;
+}
+
+static int inotify_drain(struct fixture *f)
+{
+	return read_all(f->fd, 4096);
+}
+
+static void file_close(struct fixture *f)
+{
+	close_all(f);
+	remove_file(f);
+}
+
+/* ---- fanotify ---- */
+static int fanotify_open(struct fixture *f)
+{
+	int r = make_file(f, "fanotify");
+
+	if (r)
+		return r;
+	f->fd = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK | FAN_CLOEXEC, O_RDONLY | O_LARGEFILE);
+	if (f->fd < 0)
+		return neg_errno();
+	if (fanotify_mark(f->fd, FAN_MARK_ADD, FAN_MODIFY, AT_FDCWD, f->path))
+		return neg_errno();
+	return 0;
+}
+
+static int fanotify_trigger(struct fixture *f)
+{
+	int fd = open(f->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return neg_errno();
+	r = write_byte(fd);
+	close(fd);
+	return r;
+}
+
+static int fanotify_drain(struct fixture *f)
+{
+	char buf[4096] __attribute__((aligned(8)));
+
+	for (;;) {
+		ssize_t n = read(f->fd, buf, sizeof(buf));
+		struct fanotify_event_metadata *m = (void *)buf;
+
+		if (n < 0)
+			return errno == EAGAIN ? 0 : neg_errno();
+		for (; FAN_EVENT_OK(m, n); m = FAN_EVENT_NEXT(m, n))
+			if (m->fd >= 0)
+				close(m->fd);
+	}
+}
+
+/* ---- io_uring (the ring's own file: readable when completions wait) ---- */
+static int iouring_open(struct fixture *f)
+{
+	int err = 0;
+	struct uring *u = uring_open(4, &err);
+
+	if (!u)
+		return err;
+	f->priv = u;
+	f->fd = uring_fd(u);
+	return 0;
+}
+
+static int iouring_trigger(struct fixture *f)
+{
+	return uring_submit_nop(f->priv, 1);
+}
+
+static int iouring_drain(struct fixture *f)
+{
+	uring_cq_consume(f->priv);
+	return 0;
+}
+
+static void iouring_close(struct fixture *f)
+{
+	uring_close(f->priv);
+	f->priv = NULL;
+	f->fd = -1;
+}
+
+/*
+ * ---- a child process that exits when told to (pidfd, perf) ----
+ * The child waits for one byte on a pipe; the trigger writes it, from
+ * whichever process runs the trigger.
+ */
+static int waiting_child(struct fixture *f)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return neg_errno();
+	f->pid = fork();
+	if (f->pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return neg_errno();
+	}
+	if (f->pid == 0) {
+		char c;
+
+		close(p[1]);
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(p[0]);
+	f->aux[0] = p[1];
+	return 0;
+}
+
+static int child_trigger(struct fixture *f)
+{
+	return write_byte(f->aux[0]);
+}
+
+static void child_close(struct fixture *f)
+{
+	close_all(f);	/* the child reads EOF if it was not told */
+	if (f->priv) {
+		munmap(f->priv, 2 * (size_t)sysconf(_SC_PAGESIZE));
+		f->priv = NULL;
+	}
+	if (f->pid > 0)
+		while (waitpid(f->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	f->pid = 0;
+}
+
+static int pidfd_open_kind(struct fixture *f)
+{
+	int r = waiting_child(f);
+
+	if (r)
+		return r;
+	f->fd = (int)syscall(SYS_pidfd_open, f->pid, 0);
+	return f->fd < 0 ? neg_errno() : 0;
+}
+
+static int perf_open(struct fixture *f)
+{
+	struct perf_event_attr attr;
+	void *rb;
+	int r = waiting_child(f);
+
+	if (r)
+		return r;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	f->fd = (int)syscall(SYS_perf_event_open, &attr, f->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	/* without a ring buffer perf_poll() always says EPOLLHUP */
+	rb = mmap(NULL, 2 * (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
+	if (rb == MAP_FAILED)
+		return neg_errno();
+	f->priv = rb;
+	return 0;
+}
+
+/*
+ * ---- userfaultfd ----
+ * Ready while a fault waits to be resolved.  The trigger starts a thread
+ * that touches the registered page (it sleeps in the fault); draining reads
+ * the message, maps a zero page, joins the thread and drops the page again.
+ */
+struct uffd_state {
+	char *page;
+	size_t size;
+	pthread_t thread;
+	atomic_bool running;
+};
+
+static void *uffd_toucher(void *arg)
+{
+	struct uffd_state *s = arg;
+
+	(void)*(volatile char *)s->page;
+	return NULL;
+}
+
+static int uffd_open(struct fixture *f)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	struct uffd_state *s;
+
+	f->fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+	if (f->fd < 0 && errno == EINVAL)	/* before 5.11 */
+		f->fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (f->fd < 0)
+		return neg_errno();
+	if (ioctl(f->fd, UFFDIO_API, &api))
+		return neg_errno();
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	f->priv = s;
+	s->size = (size_t)sysconf(_SC_PAGESIZE);
+	s->page = mmap(NULL, s->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s->page == MAP_FAILED) {
+		s->page = NULL;
+		return neg_errno();
+	}
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (unsigned long)s->page;
+	reg.range.len = s->size;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	return ioctl(f->fd, UFFDIO_REGISTER, &reg) ? neg_errno() : 0;
+}
+
+static int uffd_trigger(struct fixture *f)
+{
+	struct uffd_state *s = f->priv;
+	int r;
+
+	if (atomic_exchange(&s->running, true))
+		return 0;	/* a fault is already pending */
+	r = pthread_create(&s->thread, NULL, uffd_toucher, s);
+	if (r) {
+		atomic_store(&s->running, false);
+		return -r;
+	}
+	return 0;
+}
+
+static void uffd_resolve(struct fixture *f)
+{
+	struct uffd_state *s = f->priv;
+	struct uffdio_zeropage zp;
+
+	if (!s || !atomic_load(&s->running))
+		return;
+	memset(&zp, 0, sizeof(zp));
+	zp.range.start = (unsigned long)s->page;
+	zp.range.len = s->size;
+	if (ioctl(f->fd, UFFDIO_ZEROPAGE, &zp) && errno != EEXIST) {
+		struct uffdio_range r = zp.range;
+
+		ioctl(f->fd, UFFDIO_WAKE, &r);
+	}
+	pthread_join(s->thread, NULL);
+	atomic_store(&s->running, false);
+	madvise(s->page, s->size, MADV_DONTNEED);
+}
+
+static int uffd_drain(struct fixture *f)
+{
+	struct uffd_msg msg;
+
+	while (read(f->fd, &msg, sizeof(msg)) == sizeof(msg))
+		;
+	uffd_resolve(f);
+	return 0;
+}
+
+static void uffd_close(struct fixture *f)
+{
+	struct uffd_state *s = f->priv;
+
+	if (s) {
+		uffd_resolve(f);
+		if (s->page)
+			munmap(s->page, s->size);
+		free(s);
+		f->priv = NULL;
+	}
+	close_all(f);
+}
+
+/* ---- POSIX message queue ---- */
+static int mqueue_open(struct fixture *f)
+{
+	struct mq_attr attr = { .mq_maxmsg = 4, .mq_msgsize = 16 };
+	char name[64];
+	mqd_t q;
+
+	snprintf(name, sizeof(name), "/polltest-%d-%d", (int)getpid(), counter++);
+	q = mq_open(name, O_CREAT | O_EXCL | O_RDWR | O_NONBLOCK | O_CLOEXEC, 0600, &attr);
+	if (q == (mqd_t)-1)
+		return neg_errno();
+	mq_unlink(name);
+	f->fd = (int)q;
+	return 0;
+}
+
+static int mqueue_trigger(struct fixture *f)
+{
+	return mq_send((mqd_t)f->fd, "x", 1, 0) ? neg_errno() : 0;
+}
+
+static int mqueue_drain(struct fixture *f)
+{
+	char buf[16];
+
+	while (mq_receive((mqd_t)f->fd, buf, sizeof(buf), NULL) >= 0)
+		;
+	return errno == EAGAIN ? 0 : neg_errno();
+}
+
+/* ---- character devices ---- */
+static int open_path(struct fixture *f, const char *path, int flags)
+{
+	f->fd = open(path, flags | O_CLOEXEC);
+	return f->fd < 0 ? neg_errno() : 0;
+}
+
+static int random_open(struct fixture *f)
+{
+	return open_path(f, "/dev/random", O_RDONLY | O_NONBLOCK);
+}
+
+static int urandom_open(struct fixture *f)
+{
+	return open_path(f, "/dev/urandom", O_RDONLY | O_NONBLOCK);
+}
+
+static int nothing(struct fixture *f)
+{
+	(void)f;
+	return 0;
+}
+
+static int kmsg_open(struct fixture *f)
+{
+	int r = open_path(f, "/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (r)
+		return r;
+	/* only records written from now on make it ready */
+	return lseek(f->fd, 0, SEEK_END) < 0 ? neg_errno() : 0;
+}
+
+static int kmsg_trigger(struct fixture *f)
+{
+	static const char msg[] = "<7>polltest: kmsg trigger\n";	/* KERN_DEBUG: not on the console */
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	int r;
+
+	(void)f;
+	if (fd < 0)
+		return neg_errno();
+	r = write(fd, msg, sizeof(msg) - 1) == (ssize_t)sizeof(msg) - 1 ? 0 : neg_errno();
+	close(fd);
+	return r;
+}
+
+static int kmsg_drain(struct fixture *f)
+{
+	return read_all(f->fd, 4096);
+}
+
+/* ---- /proc/self/mounts: EPOLLPRI once per change of the mount table ---- */
+static int mounts_cycle(const char *dir)
+{
+	if (mount("polltest", dir, "tmpfs", 0, "size=16k"))
+		return neg_errno();
+	return umount(dir) ? neg_errno() : 0;
+}
+
+static int mounts_open(struct fixture *f)
+{
+	int r;
+
+	snprintf(f->path, sizeof(f->path), "%s/mnt-%d-%d", tmp_dir(), (int)getpid(), counter++);
+	if (mkdir(f->path, 0700))
+		return neg_errno();
+	r = mounts_cycle(f->path);	/* no permission to mount: skip the kind */
+	if (r)
+		return r;
+	return open_path(f, "/proc/self/mounts", O_RDONLY);
+}
+
+static int mounts_trigger(struct fixture *f)
+{
+	return mounts_cycle(f->path);
+}
+
+static void mounts_close(struct fixture *f)
+{
+	close_all(f);
+	if (f->path[0])
+		rmdir(f->path);
+	f->path[0] = '\0';
+}
+
+/* ---- a sysfs attribute: kernfs_fop_poll() ---- */
+static int kernfs_open(struct fixture *f)
+{
+	static const char *const paths[] = {
+		"/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		"/sys/kernel/uevent_seqnum",
+		"/sys/devices/system/cpu/online",
+	};
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (!open_path(f, paths[i], O_RDONLY))
+			return 0;
+	return -ENOENT;
+}
+
+/* ---- unconverted kinds ---- */
+static int pipe_open(struct fixture *f)
+{
+	int p[2];
+
+	if (pipe2(p, O_NONBLOCK | O_CLOEXEC))
+		return neg_errno();
+	f->fd = p[0];
+	f->aux[0] = p[1];
+	return 0;
+}
+
+static int aux_write_trigger(struct fixture *f)
+{
+	return write_byte(f->aux[0]);
+}
+
+static int fd_drain(struct fixture *f)
+{
+	return read_all(f->fd, 4096);
+}
+
+static int pty_open(struct fixture *f)
+{
+	struct termios t;
+	char *name;
+
+	f->aux[0] = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (f->aux[0] < 0)
+		return neg_errno();
+	if (grantpt(f->aux[0]) || unlockpt(f->aux[0]) || !(name = ptsname(f->aux[0])))
+		return neg_errno();
+	f->fd = open(name, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0 || tcgetattr(f->fd, &t))
+		return neg_errno();
+	cfmakeraw(&t);
+	return tcsetattr(f->fd, TCSANOW, &t) ? neg_errno() : 0;
+}
+
+static int unix_open(struct fixture *f)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv))
+		return neg_errno();
+	f->fd = sv[0];
+	f->aux[0] = sv[1];
+	return 0;
+}
+
+static int tmpfs_open(struct fixture *f)
+{
+	int r = make_file(f, "regular");
+
+	return r ? r : open_path(f, f->path, O_RDWR);
+}
+
+#define KIND(n, src, fn, ev, fl, o, t, d, c, ...) \
+	{ .name = n, .source = src, .poll_fn = fn, .event = ev, .flags = fl, \
+	  .open = o, .trigger = t, .drain = d, .close = c, __VA_ARGS__ }
+
+const struct kind kinds[] = {
+	KIND("eventfd", "fs/eventfd.c", "eventfd_poll", POLLIN, 0,
+	     eventfd_open, eventfd_trigger, eventfd_drain, generic_close),
+	KIND("timerfd", "fs/timerfd.c", "timerfd_poll", POLLIN, 0,
+	     timerfd_open, timerfd_trigger, timerfd_drain, generic_close),
+	KIND("epoll", "fs/eventpoll.c", "ep_eventpoll_poll", POLLIN, 0,
+	     epoll_open, epoll_trigger, epoll_drain, generic_close),
+	KIND("inotify", "fs/notify/inotify/inotify_user.c", "inotify_poll", POLLIN, K_DUP_BENCH,
+	     inotify_open, touch_trigger, inotify_drain, file_close),
+	KIND("fanotify", "fs/notify/fanotify/fanotify_user.c", "fanotify_poll", POLLIN, K_DUP_BENCH,
+	     fanotify_open, fanotify_trigger, fanotify_drain, file_close),
+	KIND("io_uring", "io_uring/io_uring.c", "io_uring_poll", POLLIN, K_DUP_BENCH,
+	     iouring_open, iouring_trigger, iouring_drain, iouring_close),
+	KIND("pidfd", "fs/pidfs.c", "pidfd_poll", POLLIN, K_NO_DRAIN | K_DUP_BENCH,
+	     pidfd_open_kind, child_trigger, NULL, child_close),
+	KIND("userfaultfd", "fs/userfaultfd.c", "userfaultfd_poll", POLLIN, K_THREAD | K_DUP_BENCH,
+	     uffd_open, uffd_trigger, uffd_drain, uffd_close),
+	KIND("mqueue", "ipc/mqueue.c", "mqueue_poll_file", POLLIN, K_DUP_BENCH,
+	     mqueue_open, mqueue_trigger, mqueue_drain, generic_close),
+	KIND("random", "drivers/char/random.c", "random_poll", POLLIN, K_ALWAYS_READY,
+	     random_open, nothing, NULL, generic_close),
+	KIND("urandom", "drivers/char/random.c", "-", POLLIN, K_ALWAYS_READY | K_NO_EPOLL,
+	     urandom_open, nothing, NULL, generic_close),
+	KIND("kmsg", "kernel/printk/printk.c", "devkmsg_poll", POLLIN, K_DUP_BENCH,
+	     kmsg_open, kmsg_trigger, kmsg_drain, generic_close),
+	KIND("perf", "kernel/events/core.c", "perf_poll", POLLHUP, K_NO_DRAIN | K_DUP_BENCH,
+	     perf_open, child_trigger, NULL, child_close),
+	KIND("proc-mounts", "fs/proc_namespace.c", "mounts_poll", POLLPRI, K_CONSUMED | K_DUP_BENCH,
+	     mounts_open, mounts_trigger, NULL, mounts_close),
+	KIND("sysfs", "fs/kernfs/file.c", "kernfs_fop_poll", POLLIN, K_ALWAYS_READY | K_DUP_BENCH,
+	     kernfs_open, nothing, NULL, generic_close),
+	KIND("signalfd", "fs/signalfd.c", "signalfd_poll", POLLIN, K_UNCONVERTIBLE | K_DUP_BENCH,
+	     signalfd_open, signalfd_trigger, signalfd_drain, signalfd_close,
+	     .known_check = "aio IOCB_CMD_POLL woken by",
+	     .known_reason = "signalfd polls current's signals, and aio re-polls from a kworker"),
+	KIND("pipe", "fs/pipe.c", "pipe_poll", POLLIN, K_UNCONVERTIBLE,
+	     pipe_open, aux_write_trigger, fd_drain, generic_close),
+	KIND("pty", "drivers/tty/tty_io.c", "tty_poll", POLLIN, K_UNCONVERTIBLE | K_MULTI_HEAD | K_DUP_BENCH,
+	     pty_open, aux_write_trigger, fd_drain, generic_close),
+	KIND("unix", "net/socket.c", "sock_poll", POLLIN, K_UNCONVERTIBLE,
+	     unix_open, aux_write_trigger, fd_drain, generic_close),
+	KIND("tmpfs", "mm/shmem.c", "-", POLLIN, K_ALWAYS_READY | K_NO_EPOLL,
+	     tmpfs_open, nothing, NULL, file_close),
+};
+
+const size_t nr_kinds = sizeof(kinds) / sizeof(kinds[0]);

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * polltest.h - the guest program of "polltax boot-test" (tests/boot/).
+ *
+ * A "kind" is one type of file whose readiness the kernel reports through
+ * ->poll (or, after the series, ->poll_mask): eventfd, timerfd, a pipe...
+ * Each kind knows how to open a fresh instance (a fixture), how to make it
+ * ready (trigger, possibly from another process), and how to make it not
+ * ready again (drain).  polltest.c runs the same checks on every kind;
+ * bench.c times poll() and epoll_wait() on ready instances.
+ */
+#ifndef POLLTEST_H
+#define POLLTEST_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define MAX_AUX 4
+
+struct fixture {
+	int fd;			/* the descriptor under test */
+	int aux[MAX_AUX];	/* kind-specific descriptors, -1 when unused */
+	pid_t pid;		/* kind-specific process (pidfd, perf), 0 if none */
+	pid_t owner;		/* the process that opened the fixture */
+	void *priv;		/* kind-specific state */
+	char path[96];		/* kind-specific file (inotify, fanotify, mqueue) */
+};
+
+enum kind_flags {
+	K_ALWAYS_READY	= 1 << 0,	/* no way to make it not ready (/dev/random, regular files) */
+	K_NO_DRAIN	= 1 << 1,	/* once ready it stays ready (pidfd, perf after exit) */
+	K_CONSUMED	= 1 << 2,	/* ->poll itself consumes the event (/proc/self/mounts) */
+	K_THREAD	= 1 << 3,	/* the trigger must run in this mm: another thread, not a process */
+	K_NO_EPOLL	= 1 << 4,	/* epoll_ctl refuses it (regular files) */
+	K_DUP_BENCH	= 1 << 5,	/* the benchmark polls dup()s of one instance, not distinct ones */
+	K_UNCONVERTIBLE	= 1 << 6,	/* documentation: its ->poll must stay (several heads, per-task queue) */
+	K_MULTI_HEAD	= 1 << 7,	/* ->poll waits on two queues: aio poll refuses it (EINVAL) */
+};
+
+struct kind {
+	const char *name;	/* the file type, as the reports name it */
+	const char *source;	/* kernel file with its poll implementation */
+	const char *poll_fn;	/* the file_operations .poll function (6.12) */
+	short event;		/* the event "ready" means */
+	unsigned flags;
+	/* 0, or -errno; the kind is skipped when the kernel or the sandbox lacks it */
+	int (*open)(struct fixture *f);
+	/* make it ready; runs in a child process (or thread with K_THREAD); 0 or -errno */
+	int (*trigger)(struct fixture *f);
+	/* make it not ready again; NULL with K_ALWAYS_READY or K_NO_DRAIN */
+	int (*drain)(struct fixture *f);
+	void (*close)(struct fixture *f);
+	/* a check (name prefix) that fails on every kernel for a known reason: TAP TODO */
+	const char *known_check, *known_reason;
+};
+
+extern const struct kind kinds[];
+extern const size_t nr_kinds;
+
+/* kinds.c */
+void fixture_init(struct fixture *f);
+const char *tmp_dir(void);
+
+/* rawio.c: io_uring and aio by raw system calls, no liburing */
+struct uring;
+struct uring *uring_open(unsigned entries, int *err);
+void uring_close(struct uring *u);
+int uring_fd(const struct uring *u);
+/* queue one SQE and submit it; 0 or -errno */
+int uring_submit_poll(struct uring *u, int fd, unsigned events, uint64_t tag);
+int uring_submit_nop(struct uring *u, uint64_t tag);
+/* wait up to timeout_ms for one CQE; 1 with *res and *tag, 0 on timeout, -errno */
+int uring_wait_cqe(struct uring *u, int timeout_ms, int32_t *res, uint64_t *tag);
+/* CQEs posted and not yet consumed */
+unsigned uring_cq_ready(const struct uring *u);
+void uring_cq_consume(struct uring *u);
+
+int aio_ctx_open(unsigned long *ctx);
+void aio_ctx_close(unsigned long ctx);
+int aio_submit_poll(unsigned long ctx, int fd, unsigned events, uint64_t tag);
+/* 1 with *res, 0 on timeout, -errno */
+int aio_wait(unsigned long ctx, int timeout_ms, int64_t *res);
+
+/* bench.c */
+int bench_main(int argc, char **argv);
+
+/* polltest.c */
+int kind_selected(const struct kind *k);
+double now_ns(void);
+uint64_t cycles(void);
+
+#endif

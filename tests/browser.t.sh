@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Suite: report.html in a real browser (Debian's chromium, headless).
+#
+# The fixture's report is opened as report.html#selftest:NAME; the page's
+# own script then sorts the implementations by function, filters them by
+# class and finds NAME with the text box, and writes each verdict into the
+# element #selftest, which --dump-dom shows us.  Any console message (the
+# page logs none) is a failure; a page with a deliberate error must be
+# caught, so the check itself is checked.  A screenshot is left in
+# $WORK/report.png for a person to look at.
+# Env: POLLTAX, TOP, WORK (from tests/run.sh).
+
+set -u
+passed=0
+failed=0
+check() {	# NAME ok|bad [WHY]
+	printf 'TEST %s\n' "$1"
+	if [ "$2" = ok ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		printf '  FAIL: %s\n' "${3:-$1}"
+	fi
+}
+
+D=$WORK/browser
+rm -rf "$D"
+mkdir -p "$D"
+
+if ! command -v chromium >/dev/null 2>&1; then
+	"$TOP/tool/ensure-packages" chromium >"$D/install.log" 2>&1
+fi
+if ! command -v chromium >/dev/null 2>&1; then
+	check "browser: chromium is available" bad "cannot install chromium: $(tail -n 2 "$D/install.log")"
+	echo "RESULT $passed $failed"
+	exit 0
+fi
+
+# The fixture scan of tests/run.sh, or our own when the suite runs alone.
+SCAN=$WORK/fixture
+if [ ! -f "$SCAN/polltax.json" ]; then
+	SCAN=$D/scan
+	"$POLLTAX" scan -q -j 2 -o "$SCAN" "$TOP/tests/fixtures/tree" 2>"$D/scan.err" ||
+		{ check "browser: fixture scan" bad "$(cat "$D/scan.err")"; echo "RESULT $passed $failed"; exit 0; }
+fi
+PAGE=$D/report.html
+"$POLLTAX" report --url 'https://elixir.bootlin.com/linux/v6.12/source/%f#L%l' -o "$PAGE" "$SCAN" &&
+	[ -s "$PAGE" ] && r=ok || r=bad
+check "browser: polltax report writes the page" $r "polltax report failed"
+
+# The page must not reach out: no external style, script, image or frame.
+if grep -Eq '<(link|img|iframe|object|embed)[ >]|<script [^>]*src=|@import|url\(' "$PAGE"; then
+	check "browser: the page is self-contained" bad "$(grep -Eo '<(link|img|iframe)[^>]*>|<script [^>]*src=[^>]*>|@import[^;]*|url\([^)]*\)' "$PAGE" | head -n 3)"
+else
+	check "browser: the page is self-contained" ok
+fi
+grep -q 'href="https://elixir.bootlin.com/linux/v6.12/source/drivers/char/single-private-helper-other-file.c#L70"' "$PAGE" &&
+	r=ok || r=bad
+check "browser: locations link through the --url template" $r "no elixir link for fixipmi_poll"
+
+# chromium URL: run it headless, in a fresh profile, with nothing that talks to the network
+run_chromium() {
+	prof=$(mktemp -d "$D/profile.XXXXXX")
+	timeout 180 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$prof" --enable-logging=stderr --v=0 "$@"
+	rc=$?
+	rm -rf "$prof"
+	return $rc
+}
+
+NAME=fixipmi_poll
+run_chromium --dump-dom "file://$PAGE#selftest:$NAME" >"$D/dom.html" 2>"$D/chromium.err"
+st=$(grep -o '<div id="selftest"[^>]*>[^<]*' "$D/dom.html")
+[ -n "$st" ] && r=ok || r=bad
+check "browser: the page's script ran (chromium --dump-dom)" $r "no #selftest in the DOM; chromium said: $(tail -n 3 "$D/chromium.err")"
+for t in sort sort-descending filter-class filter-text; do
+	case $t in
+	sort) what="clicking the function header changes the row order to sorted" ;;
+	sort-descending) what="clicking it again reverses the order" ;;
+	filter-class) what="filtering by class leaves fewer rows, all of that class" ;;
+	filter-text) what="the text box finds $NAME" ;;
+	esac
+	printf '%s\n' "$st" | grep -q "data-$t=\"pass\"" && r=ok || r=bad
+	check "browser: $what" $r "$st"
+done
+printf '%s\n' "$st" | grep -q 'data-filter-text-rows="1"' && r=ok || r=bad
+check "browser: the text box leaves exactly the one driver" $r "$st"
+if grep -q ':CONSOLE' "$D/chromium.err"; then
+	check "browser: no console messages" bad "$(grep ':CONSOLE' "$D/chromium.err" | head -n 3)"
+else
+	printf '%s\n' "$st" | grep -q 'data-errors=""' && r=ok || r=bad
+	check "browser: no console messages" $r "$st"
+fi
+
+# The check of the check: a page that throws must be caught.
+sed 's|</body>|<script>polltax_no_such_function();</script></body>|' "$PAGE" >"$D/broken.html"
+run_chromium --dump-dom "file://$D/broken.html" >/dev/null 2>"$D/broken.err"
+grep -q 'Uncaught.*polltax_no_such_function' "$D/broken.err" && r=ok || r=bad
+check "browser: a script error on the page would be seen" $r "chromium did not log the deliberate error"
+
+rm -f "$WORK/report.png"
+run_chromium --screenshot="$WORK/report.png" --window-size=1400,1000 "file://$PAGE" >/dev/null 2>"$D/shot.err"
+magic=$(od -An -c -N4 "$WORK/report.png" 2>/dev/null | tr -d ' ')
+[ "$magic" = '211PNG' ] && r=ok || r=bad
+check "browser: screenshot in $WORK/report.png" $r "no PNG written: $(tail -n 2 "$D/shot.err")"
+
+echo "RESULT $passed $failed"

@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Suite: conversion progress across scans (polltax progress, history.json).
+#
+# A copy of the fixture tree is scanned, two of its convertible drivers are
+# converted by hand the way the toolkit's conversion does it (the function
+# becomes FOO_poll_mask(file, events) without its poll_wait, the ops point
+# .poll_mask at it, open sets file->f_poll_head), and the copy is scanned
+# again into the same output directory.  history.json must then hold two
+# entries with converted up by 2 and convertible down by 2, and 'polltax
+# progress' must print both and write a valid SVG chart.
+# Env: POLLTAX, TOP, WORK (from tests/run.sh).
+
+set -u
+passed=0
+failed=0
+check() {	# NAME ok|bad [WHY]
+	printf 'TEST %s\n' "$1"
+	if [ "$2" = ok ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		printf '  FAIL: %s\n' "${3:-$1}"
+	fi
+}
+
+D=$WORK/progress
+rm -rf "$D"
+mkdir -p "$D"
+cp -R "$TOP/tests/fixtures/tree" "$D/tree"
+OUT=$D/out
+
+if ! "$POLLTAX" scan -q -j 2 -o "$OUT" "$D/tree" 2>"$D/scan1.err"; then
+	check "progress: first scan" bad "$(cat "$D/scan1.err")"
+	echo "RESULT $passed $failed"
+	exit 0
+fi
+check "progress: the scan writes report.html" "$([ -s "$OUT/report.html" ] && echo ok)"
+
+# fixrtc: single-static, one global head; open sets f_poll_head to it.
+f=$D/tree/drivers/char/single-static-global-wait.c
+sed -i -e 's/^static __poll_t fixrtc_poll(struct file \*file, poll_table \*wait)$/static __poll_t fixrtc_poll_mask(struct file *file, __poll_t events)/' \
+	-e '/^[[:space:]]*poll_wait(file, &fixrtc_wait, wait);$/d' \
+	-e 's/^\t\.poll\t\t= fixrtc_poll,$/\t.poll_mask\t= fixrtc_poll_mask,/' \
+	-e '/^static int fixrtc_open(/,/^}/ s/^\treturn 0;$/\tfile->f_poll_head = \&fixrtc_wait;\n\treturn 0;/' "$f"
+# fixconst: none, no head; only the signature and the ops change.
+g=$D/tree/drivers/char/none-constant-mask.c
+sed -i -e 's/^static __poll_t fixconst_poll(struct file \*file, poll_table \*wait)$/static __poll_t fixconst_poll_mask(struct file *file, __poll_t events)/' \
+	-e 's/^\t\.poll\t\t= fixconst_poll,$/\t.poll_mask\t= fixconst_poll_mask,/' "$g"
+n=$(grep -c 'poll_mask\|f_poll_head' "$f" "$g" | awk -F: '{ s += $2 } END { print s }')
+[ "$n" -eq 5 ] && r=ok || r=bad
+check "progress: the hand conversion applies to the copy" $r "expected 5 poll_mask/f_poll_head lines, found $n"
+
+if ! "$POLLTAX" scan -q -j 2 -o "$OUT" "$D/tree" 2>"$D/scan2.err"; then
+	check "progress: second scan" bad "$(cat "$D/scan2.err")"
+	echo "RESULT $passed $failed"
+	exit 0
+fi
+"$POLLTAX" list "$OUT" >"$D/list.tsv"
+cls=$(awk -F '\t' '$3 == "fixrtc_poll_mask" || $3 == "fixconst_poll_mask" { print $3 ":" $5 }' "$D/list.tsv" | sort | tr '\n' ' ')
+[ "$cls" = "fixconst_poll_mask:converted fixrtc_poll_mask:converted " ] && r=ok || r=bad
+check "progress: the converted drivers are class converted" $r "got '$cls'"
+
+# history.json, read with the same jansson-written layout every scan uses
+H=$OUT/history.json
+entries=$(grep -c '"implementations"' "$H")
+[ "$entries" -eq 2 ] && r=ok || r=bad
+check "progress: history.json has 2 entries" $r "$entries entries"
+
+"$POLLTAX" progress "$OUT" >"$D/progress.txt" 2>"$D/progress.err" && r=ok || r=bad
+check "progress: polltax progress runs" $r "$(cat "$D/progress.err")"
+# rows: date version implementations converted convertible needs-open review flagged
+rows=$(awk 'NR > 1 && NF == 8' "$D/progress.txt" | wc -l)
+[ "$rows" -eq 2 ] && r=ok || r=bad
+check "progress: the table prints both scans" $r "$rows rows in: $(cat "$D/progress.txt")"
+c1=$(awk 'NR == 2 { print $4 }' "$D/progress.txt")
+c2=$(awk 'NR == 3 { print $4 }' "$D/progress.txt")
+y1=$(awk 'NR == 2 { print $5 }' "$D/progress.txt")
+y2=$(awk 'NR == 3 { print $5 }' "$D/progress.txt")
+i1=$(awk 'NR == 2 { print $3 }' "$D/progress.txt")
+i2=$(awk 'NR == 3 { print $3 }' "$D/progress.txt")
+[ "$((c2 - c1))" -eq 2 ] && r=ok || r=bad
+check "progress: converted moved up by 2 ($c1 -> $c2)" $r "converted $c1 -> $c2"
+[ "$((y1 - y2))" -eq 2 ] && r=ok || r=bad
+check "progress: convertible moved down by 2 ($y1 -> $y2)" $r "convertible $y1 -> $y2"
+[ "$i1" -eq "$i2" ] && r=ok || r=bad
+check "progress: implementations unchanged ($i1)" $r "implementations $i1 -> $i2"
+
+S=$OUT/progress.svg
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout "$S" 2>"$D/xmllint.err" && r=ok || r=bad
+	check "progress: progress.svg is well-formed XML (xmllint)" $r "$(cat "$D/xmllint.err")"
+else
+	grep -q '^<svg ' "$S" && r=ok || r=bad
+	check "progress: progress.svg is an SVG" $r "no <svg in $S"
+fi
+pts=$(grep -c '<circle ' "$S")
+[ "$pts" -eq 6 ] && r=ok || r=bad
+check "progress: the chart has 3 series x 2 scans" $r "$pts points"
+grep -q '>converted<' "$S" && grep -q '>implementations<' "$S" && r=ok || r=bad
+check "progress: the chart's axes and legend are labelled" $r "labels missing in $S"
+
+cp "$S" "$D/first.svg"
+"$POLLTAX" progress -o "$D/again.svg" "$OUT" >/dev/null && cmp -s "$D/first.svg" "$D/again.svg" && r=ok || r=bad
+check "progress: the chart is byte-identical for the same history" $r "$D/first.svg and $D/again.svg differ"
+
+# The report embeds the chart once a history exists; the report is byte-identical.
+grep -q 'id="progress"' "$OUT/report.html" && grep -q '<svg ' "$OUT/report.html" && r=ok || r=bad
+check "progress: report.html embeds the chart" $r "no chart in $OUT/report.html"
+"$POLLTAX" report -o "$D/r1.html" "$OUT" && "$POLLTAX" report -o "$D/r2.html" "$OUT" &&
+	cmp -s "$D/r1.html" "$D/r2.html" && cmp -s "$D/r1.html" "$OUT/report.html" && r=ok || r=bad
+check "progress: report.html is byte-identical for the same input" $r "reports differ"
+
+# Movement between the two scans: the two drivers are reclassified, nothing added.
+cp -R "$OUT" "$D/before"
+"$POLLTAX" progress --since "$D/before" "$OUT" >/dev/null 2>&1 && r=ok || r=bad
+check "progress: --since the same scan runs" $r "polltax progress --since failed"
+"$POLLTAX" scan -q -j 2 -o "$D/first" "$TOP/tests/fixtures/tree" 2>/dev/null
+"$POLLTAX" progress --since "$D/first" --markdown "$D/progress.md" -o "$D/p.svg" "$OUT" >"$D/since.txt" 2>&1
+grep -q '0 added, 0 removed, 0 moved to another file, 2 reclassified' "$D/since.txt" && r=ok || r=bad
+check "progress: --since reports 2 reclassified, nothing added" $r "$(grep 'From ' "$D/since.txt")"
+grep -q '| `single-static` | `converted` | 1 |' "$D/progress.md" && grep -q '](p.svg)' "$D/progress.md" && r=ok || r=bad
+check "progress: --markdown writes the movement and links the chart" $r "$(cat "$D/progress.md")"
+
+"$POLLTAX" progress "$D/tree" >/dev/null 2>&1
+[ $? -eq 3 ] && r=ok || r=bad
+check "progress: no history.json is exit status 3" $r "wrong exit status"
+
+echo "RESULT $passed $failed"

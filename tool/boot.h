@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * boot.h - "polltax boot-test": prove a series in a running kernel.
+ *
+ *   boot_series.c  what the series converts (files, ->poll functions, the
+ *                  f_poll_head creation sites), and the --mutate copy
+ *   boot_kernel.c  the scratch git repository and worktrees, applying the
+ *                  series (and its two-call variant), the configuration,
+ *                  the builds
+ *   boot_guest.c   the initramfs, qemu (accelerator, timeout, log), and
+ *                  reading the guest's TAP and benchmark lines
+ *   boot_report.c  comparing the kernels, boot-test.json and boot-test.md
+ *   boot_run.c     running a program with its output in a log file
+ */
+#ifndef POLLTAX_BOOT_H
+#define POLLTAX_BOOT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include "util.h"
+
+/* ---- the series ---- */
+
+struct conversion {
+	char *file;		/* fs/eventfd.c */
+	char *poll_fn;		/* the .poll function it replaced, "" when not seen */
+	char *poll_mask_fn;	/* the .poll_mask function */
+	int patch;		/* index into series.patches */
+};
+
+struct head_site {
+	char *file;		/* where f_poll_head is set */
+	char *text;		/* the added line, trimmed */
+	int patch;
+	size_t patch_line;	/* 1-based line in the patch file */
+};
+
+struct series {
+	char *dir;
+	char *cover;		/* the cover letter, or NULL */
+	struct strvec patches;	/* in order, cover letter excluded */
+	struct strvec subjects;
+	struct conversion *conv;
+	size_t nconv;
+	struct head_site *sites;
+	size_t nsites;
+	struct strvec files;	/* every converted file, sorted */
+};
+
+void series_read(struct series *s, const char *dir);
+void series_free(struct series *s);
+/* Does the series convert FN (a .poll function) of FILE? */
+bool series_converts(const struct series *s, const char *file, const char *fn);
+/*
+ * Write a copy of the series into DIR with one f_poll_head assignment
+ * removed: the first one in a file of PREFER (a list of files, may be
+ * empty) or else the first one.  Returns the site removed, or NULL.
+ */
+const struct head_site *series_mutate(const struct series *s, const struct strvec *prefer, const char *dir);
+
+/* ---- kernels ---- */
+
+enum kernel_id { K_BASE, K_PATCHED, K_TWO_CALL, NR_KERNELS };
+extern const char *const kernel_names[NR_KERNELS];
+
+struct symbol_result {
+	char *file;		/* the converted file */
+	char *symbol;		/* CONFIG_ symbol without the prefix, "y" if always built, NULL if not found */
+	bool on;		/* =y in the final configuration */
+	char *reason;		/* why not, or NULL */
+};
+
+struct kernel_build {
+	bool wanted;
+	char *src;		/* worktree */
+	char *obj;		/* O= */
+	char *commit;
+	char *vmlinux;		/* copy kept for the boots */
+	double seconds;
+	bool rebuilt;		/* make did work (false: it was up to date) */
+	char *note;		/* how the tree was made (two-call) */
+};
+
+struct boot_work {
+	char *root;		/* ~/.cache/polltax/boot/<tree>-<hash> */
+	char *repo;		/* bare repository */
+	char *tree;		/* KERNEL_DIR, realpath */
+	char *version;		/* 6.12.118 */
+	char *series_ver;	/* 6.12 */
+	char *pristine;		/* commit of the imported tree */
+	int jobs;
+	bool quiet;
+	struct kernel_build k[NR_KERNELS];
+	struct symbol_result *syms;
+	size_t nsyms;
+	struct strvec base_syms;	/* the fixed list, with what ended up =y */
+	struct strvec base_missing;
+	char *config;		/* the .config text */
+	int get_poll_heads;	/* two-call: .get_poll_head lines added */
+};
+
+void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir, int jobs, bool quiet);
+/* Apply the series (and its two-call variant) and check the worktrees out. */
+void work_apply(struct boot_work *w, const struct series *s, const char *kpatches);
+void work_config(struct boot_work *w, const struct series *s);
+/* Build one kernel; dies with the log's tail when make fails. */
+void work_build(struct boot_work *w, enum kernel_id id);
+void work_free(struct boot_work *w);
+/* The Kconfig symbol that builds FILE (relative to the tree), or NULL with *why. */
+char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char **why);
+/* kernel-patches/ of this polltax (beside the binary or its parents) */
+const char *kernel_patches_dir(void);
+
+/* ---- the guest ---- */
+
+struct guest_kind {
+	char *name, *source, *poll_fn;
+	bool unconvertible;
+};
+
+struct check_result {
+	char *name;		/* "eventfd: poll() reports ready after the trigger" */
+	char *status;		/* ok, fail, skip, todo */
+	char *detail;		/* the reason / diagnostic, or NULL */
+};
+
+struct bench_row {
+	char *kind, *op;
+	int fds;
+	double per_call;	/* ns == instructions under icount shift=0 */
+	double tsc;
+};
+
+struct boot_result {
+	bool ran;
+	char *accel;		/* tcg, kvm */
+	char *log;		/* console log path */
+	double seconds;
+	bool finished;		/* the guest printed its end marker */
+	bool timed_out;
+	int guest_exit;		/* polltest's status, -1 unknown */
+	struct strvec problems;	/* panic/oops/WARN/lockdep lines, with context */
+	struct check_result *checks;
+	size_t nchecks;
+	struct bench_row *bench;
+	size_t nbench;
+	char *clocksource;
+	char *kvm_note;		/* why KVM was not used, if tried */
+};
+
+struct guest_opts {
+	const char *qemu;
+	const char *accel;	/* auto, tcg, kvm */
+	int timeout;		/* seconds per boot */
+	const char *guest;	/* polltest */
+	const char *busybox;
+};
+
+void guest_kinds(const char *polltest, struct guest_kind **out, size_t *n);
+/* The initramfs with busybox, /init and polltest, built with the base build's gen_init_cpio. */
+char *guest_initramfs(const struct boot_work *w, const struct guest_opts *o);
+/* Boot VMLINUX; bench: under -icount shift=0,sleep=off. */
+void guest_boot(const struct guest_opts *o, const char *vmlinux, const char *initrd, const char *dir,
+		const char *name, bool bench, struct boot_result *r);
+void boot_result_free(struct boot_result *r);
+const char *guest_accel_for_test(const struct guest_opts *o);
+
+/* ---- comparing and reporting (boot_report.c) ---- */
+
+struct boot_run {
+	struct boot_result test, bench;
+};
+
+struct report {
+	const struct series *s;
+	const struct boot_work *w;
+	struct guest_kind *kinds;
+	size_t nkinds;
+	struct boot_run runs[NR_KERNELS];
+	const struct head_site *mutation;	/* --mutate: the line removed */
+	bool bench;
+	const char *reproduce;			/* the command line */
+	struct strvec failures;			/* filled by report_compare() */
+};
+
+/* Fills r->failures: problems in a log, unfinished guests, differences from base. */
+void report_compare(struct report *r);
+json_t *report_json(const struct report *r);
+char *report_markdown(const struct report *r);
+/* is the kind's ->poll converted by the series? */
+bool kind_converted(const struct report *r, const struct guest_kind *k);
+
+/* ---- running things ---- */
+
+/* Run ARGV in CWD with stdout+stderr to LOG (appended); kill after TIMEOUT s (0: none). */
+int run_logged(const char *const argv[], const char *cwd, const char *log, int timeout, bool *timed_out);
+/* The last N lines of a file, indented, for error messages. */
+char *log_tail(const char *path, int n);
+/* git in a repository or worktree; dies on failure unless allow_fail */
+int git(const char *dir, bool allow_fail, struct strbuf *out, ...) __attribute__((sentinel));
+
+#endif

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * boot_report.c - what the boots mean: every kernel must boot and finish
+ * the guest without a panic, oops, WARN, lockdep report or stall; every
+ * check must pass on the base kernel (or be skipped, or be a known TODO);
+ * and the patched and two-call kernels must give exactly the results of the
+ * base kernel.  A difference is reported by file type (the kind, with its
+ * kernel source file and whether the series converted it), so that a
+ * broken conversion names itself.
+ *
+ * boot-test.json holds the facts (per kernel, per check; the benchmark
+ * rows); boot-test.md is the "Tested" section for the cover letter.
+ */
+#define _GNU_SOURCE
+#include "boot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool kind_converted(const struct report *r, const struct guest_kind *k)
+{
+	return series_converts(r->s, k->source, k->poll_fn);
+}
+
+static const struct guest_kind *kind_of_check(const struct report *r, const char *check)
+{
+	const char *colon = strchr(check, ':');
+
+	for (size_t i = 0; colon && i < r->nkinds; i++)
+		if (strlen(r->kinds[i].name) == (size_t)(colon - check) &&
+		    !strncmp(check, r->kinds[i].name, (size_t)(colon - check)))
+			return &r->kinds[i];
+	return NULL;
+}
+
+static const struct check_result *find_check(const struct boot_result *b, const char *name)
+{
+	for (size_t i = 0; i < b->nchecks; i++)
+		if (!strcmp(b->checks[i].name, name))
+			return &b->checks[i];
+	return NULL;
+}
+
+static void boot_failures(struct report *r, const char *kernel, const char *what, const struct boot_result *b)
+{
+	for (size_t i = 0; i < b->problems.n; i++)
+		sv_pushf(&r->failures, "%s kernel, %s boot: %s", kernel, what, b->problems.v[i]);
+	if (b->timed_out)
+		sv_pushf(&r->failures, "%s kernel, %s boot: hang: no power-off within the timeout (log '%s')",
+			 kernel, what, b->log);
+	else if (!b->finished)
+		sv_pushf(&r->failures, "%s kernel, %s boot: the guest did not finish (log '%s')", kernel, what,
+			 b->log);
+}
+
+static const char *kind_label(const struct report *r, const struct guest_kind *k, char *buf, size_t n)
+{
+	if (!k)
+		return "?";
+	snprintf(buf, n, "%s (%s, %s)", k->name, k->source,
+		 kind_converted(r, k) ? "converted by the series" : "not converted");
+	return buf;
+}
+
+void report_compare(struct report *r)
+{
+	const struct boot_result *base = &r->runs[K_BASE].test;
+
+	for (int id = 0; id < NR_KERNELS; id++) {
+		if (!r->w->k[id].wanted)
+			continue;
+		boot_failures(r, kernel_names[id], "test", &r->runs[id].test);
+		if (r->bench)
+			boot_failures(r, kernel_names[id], "benchmark", &r->runs[id].bench);
+	}
+	/* the base kernel itself: a failing check there is a broken test or guest */
+	for (size_t i = 0; i < base->nchecks; i++)
+		if (!strcmp(base->checks[i].status, "fail"))
+			sv_pushf(&r->failures, "base kernel: check fails: %s: %s", base->checks[i].name,
+				 base->checks[i].detail ? base->checks[i].detail : "");
+	for (int id = K_PATCHED; id < NR_KERNELS; id++) {
+		const struct boot_result *b = &r->runs[id].test;
+		struct strvec kinds = STRVEC_INIT;
+
+		if (!r->w->k[id].wanted || !b->finished)
+			continue;
+		/* group the differences by file type */
+		for (size_t i = 0; i < base->nchecks; i++) {
+			const struct check_result *c = find_check(b, base->checks[i].name);
+
+			if (!c || strcmp(c->status, base->checks[i].status)) {
+				const struct guest_kind *k = kind_of_check(r, base->checks[i].name);
+
+				if (k && !sv_contains(&kinds, k->name))
+					sv_push(&kinds, k->name);
+			}
+		}
+		for (size_t j = 0; j < kinds.n; j++) {
+			struct strbuf sb = STRBUF_INIT;
+			const struct guest_kind *k = NULL;
+			char label[256];
+			int n = 0;
+
+			for (size_t i = 0; i < r->nkinds; i++)
+				if (!strcmp(r->kinds[i].name, kinds.v[j]))
+					k = &r->kinds[i];
+			for (size_t i = 0; i < base->nchecks; i++) {
+				const struct check_result *c = find_check(b, base->checks[i].name);
+
+				if (kind_of_check(r, base->checks[i].name) != k ||
+				    (c && !strcmp(c->status, base->checks[i].status)))
+					continue;
+				n++;
+				sb_addf(&sb, "\n    %s: %s on base, %s here%s%s", strchr(base->checks[i].name, ':') + 2,
+					base->checks[i].status, c ? c->status : "missing", c && c->detail ? ": " : "",
+					c && c->detail ? c->detail : "");
+			}
+			sv_pushf(&r->failures, "%s kernel: %s: %d check%s differ%s from base:%s", kernel_names[id],
+				 kind_label(r, k, label, sizeof(label)), n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+				 sb.buf);
+			sb_release(&sb);
+		}
+		for (size_t i = 0; i < b->nchecks; i++)
+			if (!find_check(base, b->checks[i].name))
+				sv_pushf(&r->failures, "%s kernel: check %s does not exist on base", kernel_names[id],
+					 b->checks[i].name);
+		sv_clear(&kinds);
+	}
+}
+
+/* ---- counting ---- */
+
+struct counts {
+	int total, ok, skip, todo, fail;
+};
+
+static struct counts count(const struct boot_result *b)
+{
+	struct counts c = { 0, 0, 0, 0, 0 };
+
+	for (size_t i = 0; i < b->nchecks; i++) {
+		const char *s = b->checks[i].status;
+
+		c.total++;
+		if (!strcmp(s, "ok"))
+			c.ok++;
+		else if (!strcmp(s, "skip"))
+			c.skip++;
+		else if (!strcmp(s, "todo"))
+			c.todo++;
+		else
+			c.fail++;
+	}
+	return c;
+}
+
+/* checks of kind K that passed on the kernel, not counting skips */
+static int kind_ok(const struct report *r, const struct boot_result *b, const struct guest_kind *k)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < b->nchecks; i++)
+		if (kind_of_check(r, b->checks[i].name) == k && !strcmp(b->checks[i].status, "ok"))
+			n++;
+	return n;
+}
+
+static const char *kind_skip_reason(const struct report *r, const struct boot_result *b, const struct guest_kind *k)
+{
+	for (size_t i = 0; i < b->nchecks; i++)
+		if (kind_of_check(r, b->checks[i].name) == k && !strcmp(b->checks[i].status, "skip") &&
+		    b->checks[i].detail && !strncmp(b->checks[i].detail, "not available", 13))
+			return b->checks[i].detail;
+	return NULL;
+}
+
+/* why converted file I of the configuration did not run in the guest, or NULL if it did */
+static const char *not_exercised(const struct report *r, size_t i)
+{
+	const struct symbol_result *y = &r->w->syms[i];
+	const struct boot_result *b = &r->runs[r->w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
+
+	if (!y->on)
+		return y->reason ? y->reason : "not built";
+	for (size_t j = 0; j < r->nkinds; j++) {
+		const struct guest_kind *k = &r->kinds[j];
+
+		if (strcmp(k->source, y->file) || !kind_converted(r, k))
+			continue;
+		if (kind_ok(r, b, k))
+			return NULL;
+		return kind_skip_reason(r, b, k) ? kind_skip_reason(r, b, k) : "no check of its file type passed";
+	}
+	return "built, but the guest has no test for its file type (hardware, or not written yet)";
+}
+
+static const struct bench_row *find_row(const struct boot_result *b, const char *kind, const char *op, int fds)
+{
+	for (size_t i = 0; i < b->nbench; i++)
+		if (!strcmp(b->bench[i].kind, kind) && !strcmp(b->bench[i].op, op) && b->bench[i].fds == fds)
+			return &b->bench[i];
+	return NULL;
+}
+
+/* fixed decimals, so that the same numbers always print the same */
+static double rounded(double v, double scale)
+{
+	return (double)(long long)(v * scale + (v < 0 ? -0.5 : 0.5)) / scale;
+}
+
+static json_t *num(double v)
+{
+	return json_real(rounded(v, 10));
+}
+
+/* the kernels that were built, in order */
+static int kernels(const struct report *r, int ids[NR_KERNELS])
+{
+	int n = 0;
+
+	for (int id = 0; id < NR_KERNELS; id++)
+		if (r->w->k[id].wanted)
+			ids[n++] = id;
+	return n;
+}
+
+static json_t *bench_json(const struct report *r)
+{
+	const struct boot_result *base = &r->runs[K_BASE].bench;
+	json_t *rows = json_array();
+	int ids[NR_KERNELS], nk = kernels(r, ids);
+
+	for (size_t i = 0; i < base->nbench; i++) {
+		const struct bench_row *b = &base->bench[i];
+		json_t *row = json_object(), *per = json_object(), *ratio = json_object(), *perfd = json_object();
+		const struct guest_kind *k = NULL;
+
+		for (size_t j = 0; j < r->nkinds; j++)
+			if (!strcmp(r->kinds[j].name, b->kind))
+				k = &r->kinds[j];
+		json_object_set_new(row, "kind", json_string(b->kind));
+		json_object_set_new(row, "op", json_string(b->op));
+		json_object_set_new(row, "fds", json_integer(b->fds));
+		json_object_set_new(row, "converted", json_boolean(k && kind_converted(r, k)));
+		for (int j = 0; j < nk; j++) {
+			const struct bench_row *x = find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
+			const struct bench_row *one = find_row(&r->runs[ids[j]].bench, b->kind, "poll", 1);
+
+			if (!x)
+				continue;
+			json_object_set_new(per, kernel_names[ids[j]], num(x->per_call));
+			if (b->per_call > 0)
+				json_object_set_new(ratio, kernel_names[ids[j]],
+						    json_real(rounded(x->per_call / b->per_call, 10000)));
+			if (!strcmp(b->op, "poll") && b->fds > 1 && one)
+				json_object_set_new(perfd, kernel_names[ids[j]],
+						    num((x->per_call - one->per_call) / (b->fds - 1)));
+		}
+		json_object_set_new(row, "instructions_per_call", per);
+		json_object_set_new(row, "ratio_to_base", ratio);
+		if (json_object_size(perfd))
+			json_object_set_new(row, "instructions_per_extra_fd", perfd);
+		else
+			json_decref(perfd);
+		json_array_append_new(rows, row);
+	}
+	return rows;
+}
+
+static json_t *boot_json(const struct boot_result *b, bool with_checks)
+{
+	json_t *o = json_object(), *probs = json_array();
+	struct counts c = count(b);
+
+	json_object_set_new(o, "accel", json_string(b->accel ? b->accel : ""));
+	json_object_set_new(o, "seconds", num(b->seconds));
+	json_object_set_new(o, "finished", json_boolean(b->finished));
+	json_object_set_new(o, "timed_out", json_boolean(b->timed_out));
+	json_object_set_new(o, "guest_exit", json_integer(b->guest_exit));
+	if (b->kvm_note)
+		json_object_set_new(o, "kvm", json_string(b->kvm_note));
+	if (b->clocksource)
+		json_object_set_new(o, "clocksource", json_string(b->clocksource));
+	for (size_t i = 0; i < b->problems.n; i++)
+		json_array_append_new(probs, json_string(b->problems.v[i]));
+	json_object_set_new(o, "problems", probs);
+	if (with_checks) {
+		json_t *checks = json_object(), *cnt = json_object();
+
+		for (size_t i = 0; i < b->nchecks; i++) {
+			json_t *x = json_object();
+
+			json_object_set_new(x, "status", json_string(b->checks[i].status));
+			if (b->checks[i].detail)
+				json_object_set_new(x, "detail", json_string(b->checks[i].detail));
+			json_object_set_new(checks, b->checks[i].name, x);
+		}
+		json_object_set_new(cnt, "total", json_integer(c.total));
+		json_object_set_new(cnt, "passed", json_integer(c.ok));
+		json_object_set_new(cnt, "skipped", json_integer(c.skip));
+		json_object_set_new(cnt, "todo", json_integer(c.todo));
+		json_object_set_new(cnt, "failed", json_integer(c.fail));
+		json_object_set_new(o, "checks", checks);
+		json_object_set_new(o, "counts", cnt);
+	}
+	return o;
+}
+
+json_t *report_json(const struct report *r)
+{
+	json_t *root = json_object(), *series = json_object(), *conv = json_array(), *pl = json_array();
+	json_t *cfg = json_object(), *syms = json_array(), *ks = json_object(), *kinds = json_array();
+	json_t *fails = json_array(), *missing = json_array(), *on = json_array();
+	const struct boot_work *w = r->w;
+
+	json_object_set_new(root, "tool", json_string("polltax boot-test"));
+	json_object_set_new(root, "kernel_tree", json_string(w->tree));
+	json_object_set_new(root, "kernel_version", json_string(w->version));
+	json_object_set_new(root, "work_dir", json_string(w->root));
+	for (size_t i = 0; i < r->s->patches.n; i++) {
+		json_t *p = json_object();
+
+		json_object_set_new(p, "file", json_string(strrchr(r->s->patches.v[i], '/') + 1));
+		json_object_set_new(p, "subject", json_string(r->s->subjects.v[i]));
+		json_array_append_new(pl, p);
+	}
+	json_object_set_new(series, "dir", json_string(r->s->dir));
+	json_object_set_new(series, "patches", pl);
+	json_object_set_new(series, "cover_letter", r->s->cover ? json_string(strrchr(r->s->cover, '/') + 1) : json_null());
+	for (size_t i = 0; i < r->s->nconv; i++) {
+		json_t *c = json_object();
+
+		json_object_set_new(c, "file", json_string(r->s->conv[i].file));
+		json_object_set_new(c, "poll", json_string(r->s->conv[i].poll_fn));
+		json_object_set_new(c, "poll_mask", json_string(r->s->conv[i].poll_mask_fn));
+		json_object_set_new(c, "patch", json_integer(r->s->conv[i].patch + 1));
+		json_array_append_new(conv, c);
+	}
+	json_object_set_new(series, "conversions", conv);
+	json_object_set_new(series, "f_poll_head_sites", json_integer((json_int_t)r->s->nsites));
+	json_object_set_new(root, "series", series);
+	if (r->mutation) {
+		json_t *m = json_object();
+
+		json_object_set_new(m, "file", json_string(r->mutation->file));
+		json_object_set_new(m, "removed", json_string(r->mutation->text));
+		json_object_set_new(m, "patch", json_integer(r->mutation->patch + 1));
+		json_object_set_new(root, "mutation", m);
+	}
+
+	for (size_t i = 0; i < w->base_syms.n; i++)
+		json_array_append_new(on, json_string(w->base_syms.v[i]));
+	for (size_t i = 0; i < w->base_missing.n; i++)
+		json_array_append_new(missing, json_string(w->base_missing.v[i]));
+	for (size_t i = 0; i < w->nsyms; i++) {
+		json_t *x = json_object();
+
+		json_object_set_new(x, "file", json_string(w->syms[i].file));
+		json_object_set_new(x, "symbol", w->syms[i].symbol ? json_string(w->syms[i].symbol) : json_null());
+		json_object_set_new(x, "enabled", json_boolean(w->syms[i].on));
+		if (w->syms[i].reason)
+			json_object_set_new(x, "reason", json_string(w->syms[i].reason));
+		json_array_append_new(syms, x);
+	}
+	json_object_set_new(cfg, "base", json_string("tinyconfig"));
+	json_object_set_new(cfg, "enabled", on);
+	json_object_set_new(cfg, "could_not_enable", missing);
+	json_object_set_new(cfg, "converted_files", syms);
+	json_object_set_new(root, "config", cfg);
+
+	for (int id = 0; id < NR_KERNELS; id++) {
+		json_t *k = json_object();
+
+		if (!w->k[id].wanted) {
+			if (w->k[id].note)
+				json_object_set_new(ks, kernel_names[id], json_pack("{s:s}", "note", w->k[id].note));
+			continue;
+		}
+		json_object_set_new(k, "commit", json_string(w->k[id].commit ? w->k[id].commit : ""));
+		json_object_set_new(k, "build_seconds", num(w->k[id].seconds));
+		json_object_set_new(k, "rebuilt", json_boolean(w->k[id].rebuilt));
+		if (w->k[id].note)
+			json_object_set_new(k, "note", json_string(w->k[id].note));
+		json_object_set_new(k, "test", boot_json(&r->runs[id].test, true));
+		if (r->bench)
+			json_object_set_new(k, "bench", boot_json(&r->runs[id].bench, false));
+		json_object_set_new(ks, kernel_names[id], k);
+	}
+	json_object_set_new(root, "kernels", ks);
+
+	for (size_t i = 0; i < r->nkinds; i++) {
+		const struct guest_kind *k = &r->kinds[i];
+		const struct boot_result *b = &r->runs[w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
+		json_t *x = json_object();
+		const char *why = kind_skip_reason(r, b, k);
+
+		json_object_set_new(x, "name", json_string(k->name));
+		json_object_set_new(x, "source", json_string(k->source));
+		json_object_set_new(x, "poll", json_string(k->poll_fn));
+		json_object_set_new(x, "converted", json_boolean(kind_converted(r, k)));
+		json_object_set_new(x, "unconvertible", json_boolean(k->unconvertible));
+		json_object_set_new(x, "checks_passed", json_integer(kind_ok(r, b, k)));
+		if (why)
+			json_object_set_new(x, "skipped", json_string(why));
+		json_array_append_new(kinds, x);
+	}
+	json_object_set_new(root, "file_types", kinds);
+	{
+		json_t *ne = json_array();
+
+		for (size_t i = 0; i < w->nsyms; i++)
+			if (not_exercised(r, i))
+				json_array_append_new(ne, json_pack("{s:s,s:s}", "file", w->syms[i].file, "reason",
+								    not_exercised(r, i)));
+		json_object_set_new(root, "not_exercised", ne);
+	}
+	if (r->bench)
+		json_object_set_new(root, "benchmark", json_pack("{s:s,s:o}", "unit",
+			"guest instructions per call (qemu -icount shift=0: 1 ns of guest time = 1 instruction)",
+			"rows", bench_json(r)));
+	for (size_t i = 0; i < r->failures.n; i++)
+		json_array_append_new(fails, json_string(r->failures.v[i]));
+	json_object_set_new(root, "failures", fails);
+	json_object_set_new(root, "result", json_string(r->failures.n ? "fail" : "pass"));
+	json_object_set_new(root, "reproduce", json_string(r->reproduce));
+	return root;
+}
+
+/* ---- the cover letter's section ---- */
+
+static void md_bench(struct strbuf *sb, const struct report *r)
+{
+	const struct boot_result *base = &r->runs[K_BASE].bench;
+	int ids[NR_KERNELS], nk = kernels(r, ids);
+
+	sb_adds(sb, "Poll tax: guest instructions per call (qemu TCG, `-icount shift=0`, so one\n"
+		    "nanosecond of guest time is one instruction; deterministic), in parentheses\n"
+		    "the ratio to base; \"per extra fd\" is (128 fds - 1 fd) / 127:\n\n"
+		    "| file type | call |");
+	for (int j = 0; j < nk; j++)
+		sb_addf(sb, " %s |", kernel_names[ids[j]]);
+	sb_adds(sb, "\n|---|---|");
+	for (int j = 0; j < nk; j++)
+		sb_adds(sb, "---:|");
+	sb_addc(sb, '\n');
+	for (size_t i = 0; i < base->nbench; i++) {
+		const struct bench_row *b = &base->bench[i];
+		const struct guest_kind *k = NULL;
+
+		for (size_t j = 0; j < r->nkinds; j++)
+			if (!strcmp(r->kinds[j].name, b->kind))
+				k = &r->kinds[j];
+		sb_addf(sb, "| %s%s | %s %d fd%s |", b->kind, k && kind_converted(r, k) ? " (converted)" : "",
+			b->op, b->fds, b->fds == 1 ? "" : "s");
+		for (int j = 0; j < nk; j++) {
+			const struct bench_row *x = find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
+
+			if (!x)
+				sb_adds(sb, " - |");
+			else if (ids[j] == K_BASE)
+				sb_addf(sb, " %.0f |", x->per_call);
+			else
+				sb_addf(sb, " %.0f (%.3f) |", x->per_call, b->per_call > 0 ? x->per_call / b->per_call : 0);
+		}
+		sb_addc(sb, '\n');
+		if (!strcmp(b->op, "poll") && b->fds > 1) {
+			sb_addf(sb, "| %s | per extra fd |", b->kind);
+			for (int j = 0; j < nk; j++) {
+				const struct bench_row *x = find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
+				const struct bench_row *one = find_row(&r->runs[ids[j]].bench, b->kind, "poll", 1);
+
+				if (x && one)
+					sb_addf(sb, " %.1f |", (x->per_call - one->per_call) / (b->fds - 1));
+				else
+					sb_adds(sb, " - |");
+			}
+			sb_addc(sb, '\n');
+		}
+	}
+	sb_addc(sb, '\n');
+}
+
+char *report_markdown(const struct report *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct boot_work *w = r->w;
+	const struct boot_result *base = &r->runs[K_BASE].test;
+	struct counts c = count(base);
+	int ids[NR_KERNELS], nk = kernels(r, ids);
+	struct strvec exercised = STRVEC_INIT, skipped = STRVEC_INIT, unconverted = STRVEC_INIT;
+
+	sb_adds(&sb, "## Tested\n\n");
+	sb_addf(&sb, "Booted in qemu (x86_64, %s) on Linux %s: ", base->accel ? base->accel : "tcg", w->version);
+	for (int j = 0; j < nk; j++)
+		sb_addf(&sb, "%s%s", j ? (j == nk - 1 ? " and " : ", ") : "",
+			ids[j] == K_BASE ? "the base kernel" : ids[j] == K_PATCHED ? "the kernel with this series" :
+			"the two-call variant (4.18's ->get_poll_head() + ->poll_mask(), for comparison)");
+	sb_adds(&sb, ", all built from one tinyconfig-based configuration");
+	{
+		int n = 0;
+
+		for (size_t i = 0; i < w->nsyms; i++)
+			if (w->syms[i].on && w->syms[i].symbol && strcmp(w->syms[i].symbol, "y"))
+				n++;
+		if (n) {
+			sb_adds(&sb, " with the converted files' options (");
+			for (size_t i = 0, k = 0; i < w->nsyms; i++)
+				if (w->syms[i].on && w->syms[i].symbol && strcmp(w->syms[i].symbol, "y"))
+					sb_addf(&sb, "%sCONFIG_%s", k++ ? ", " : "", w->syms[i].symbol);
+			sb_adds(&sb, ")");
+		}
+	}
+	sb_adds(&sb, ".\n\n");
+	for (size_t i = 0; i < r->nkinds; i++) {
+		const struct guest_kind *k = &r->kinds[i];
+		const struct boot_result *b = &r->runs[w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
+
+		if (kind_converted(r, k) && kind_ok(r, b, k))
+			sv_push(&exercised, k->name);
+		else if (kind_converted(r, k))
+			sv_pushf(&skipped, "%s (%s)", k->name, kind_skip_reason(r, b, k) ? kind_skip_reason(r, b, k)
+											    : "no check passed");
+		else
+			sv_push(&unconverted, k->name);
+	}
+	sb_addf(&sb, "A static test program in the initramfs checked readiness and wake-ups of %zu\n"
+		     "file types through poll(), select(), ppoll(), epoll (level-triggered,\n"
+		     "edge-triggered, oneshot), poll()/select()/epoll_wait() blocked and woken by\n"
+		     "another process, io_uring IORING_OP_POLL_ADD and aio IOCB_CMD_POLL: %d checks,\n"
+		     "%d passed, %d skipped (not applicable to the file type), %d known failures\n"
+		     "(TODO, the same on every kernel), %d failed on the base kernel.\n\n",
+		exercised.n + skipped.n + unconverted.n, c.total, c.ok, c.skip, c.todo, c.fail);
+	sb_adds(&sb, "- Converted file types exercised: ");
+	for (size_t i = 0; i < exercised.n; i++)
+		sb_addf(&sb, "%s%s", i ? ", " : "", exercised.v[i]);
+	sb_adds(&sb, exercised.n ? ".\n" : "none.\n");
+	sb_adds(&sb, "- Unchanged file types checked alongside: ");
+	for (size_t i = 0; i < unconverted.n; i++)
+		sb_addf(&sb, "%s%s", i ? ", " : "", unconverted.v[i]);
+	sb_adds(&sb, ".\n");
+	{
+		int n = 0;
+
+		for (size_t i = 0; i < w->nsyms; i++)
+			if (not_exercised(r, i))
+				sb_addf(&sb, "%s%s (%s)", n++ ? "; " : "- Converted files not exercised in the guest: ",
+					w->syms[i].file, not_exercised(r, i));
+		if (n)
+			sb_adds(&sb, ".\n");
+	}
+	if (!r->failures.n)
+		sb_adds(&sb, "- The same results on every kernel; no panic, oops, WARN, lockdep report or\n"
+			     "  stall in any console log.\n\n");
+	else
+		sb_addf(&sb, "- **%zu failure%s** (see boot-test.json).\n\n", r->failures.n,
+			r->failures.n == 1 ? "" : "s");
+	if (r->bench)
+		md_bench(&sb, r);
+	if (w->k[K_TWO_CALL].wanted && w->k[K_TWO_CALL].note)
+		sb_addf(&sb, "The two-call kernel: %s.\n\n", w->k[K_TWO_CALL].note);
+	sb_addf(&sb, "Reproduce (polltax, Debian 12): `%s`, or\n`make boot-test KERNEL=%s SERIES=%s`.\n",
+		r->reproduce, w->tree, r->s->dir);
+	sv_clear(&exercised);
+	sv_clear(&skipped);
+	sv_clear(&unconverted);
+	return sb_detach(&sb);
+}

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * boot_series.c - what a series (git format-patch directory) converts, read
+ * from its diffs: the files whose ->poll became ->poll_mask, which .poll
+ * function each replaced, and every added "f_poll_head = ..." line (the
+ * creation sites).  boot-test matches these against the guest's kinds to say
+ * which converted file types really ran, and --mutate removes one creation
+ * site's line to prove that the guest notices.
+ */
+#define _GNU_SOURCE
+#include "boot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *match(regex_t *re, const char *line, int group)
+{
+	regmatch_t m[4];
+
+	if (regexec(re, line, 4, m, 0) || m[group].rm_so < 0)
+		return NULL;
+	return xstrndup(line + m[group].rm_so, (size_t)(m[group].rm_eo - m[group].rm_so));
+}
+
+static char *subject_of(const char *text)
+{
+	const char *p = strstr(text, "\nSubject: ");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!p)
+		return xstrdup("");
+	p += 10;
+	for (;;) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		sb_add(&sb, p, n);
+		if (!e || (e[1] != ' ' && e[1] != '\t'))
+			break;
+		p = e + 1;	/* folded header line */
+	}
+	/* drop the "[PATCH n/m] " prefix */
+	if (sb.len && sb.buf[0] == '[' && strchr(sb.buf, ']')) {
+		char *q = strchr(sb.buf, ']') + 1;
+
+		while (*q == ' ')
+			q++;
+		memmove(sb.buf, q, strlen(q) + 1);
+		sb.len = strlen(sb.buf);
+	}
+	return sb_detach(&sb);
+}
+
+static bool is_cover(const char *name, const char *text)
+{
+	return strstr(name, "cover-letter") || !strstr(text, "\ndiff --git ");
+}
+
+static char *trim(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return xstrndup(s, n);
+}
+
+static void scan_patch(struct series *s, int idx, const char *text)
+{
+	regex_t re_file, re_poll, re_poll_rt, re_mask, re_mask_rt, re_head;
+	char *file = NULL;
+	struct strvec removed = STRVEC_INIT;	/* .poll functions removed in this file */
+	size_t used = 0, lineno = 0;
+
+	regcomp(&re_file, "^\\+\\+\\+ b/(.*)$", REG_EXTENDED);
+	regcomp(&re_poll, "^-[[:space:]]*\\.poll[[:space:]]*=[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)", REG_EXTENDED);
+	regcomp(&re_poll_rt, "^-.*->poll[[:space:]]*=[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*;", REG_EXTENDED);
+	regcomp(&re_mask, "^\\+[[:space:]]*\\.poll_mask[[:space:]]*=[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)",
+		REG_EXTENDED);
+	regcomp(&re_mask_rt, "^\\+.*->poll_mask[[:space:]]*=[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*;",
+		REG_EXTENDED);
+	regcomp(&re_head, "^\\+(.*f_poll_head[[:space:]]*=[^=].*)$", REG_EXTENDED);
+
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		char *line = xstrndup(p, e ? (size_t)(e - p) : strlen(p));
+		char *m;
+
+		lineno++;
+		if (!strncmp(line, "diff --git ", 11)) {
+			sv_clear(&removed);
+			used = 0;
+		} else if ((m = match(&re_file, line, 1))) {
+			free(file);
+			file = m;
+		} else if (file && line[0] == '-' && strncmp(line, "---", 3) &&
+			   ((m = match(&re_poll, line, 1)) || (m = match(&re_poll_rt, line, 1)))) {
+			sv_push(&removed, m);
+			free(m);
+		} else if (file && line[0] == '+' &&
+			   ((m = match(&re_mask, line, 1)) || (m = match(&re_mask_rt, line, 1)))) {
+			struct conversion *c;
+
+			s->conv = xrealloc(s->conv, (s->nconv + 1) * sizeof(*s->conv));
+			c = &s->conv[s->nconv++];
+			c->file = xstrdup(file);
+			c->poll_mask_fn = m;
+			c->poll_fn = xstrdup(used < removed.n ? removed.v[used++] : "");
+			c->patch = idx;
+			if (!sv_contains(&s->files, file))
+				sv_push(&s->files, file);
+		} else if (file && (m = match(&re_head, line, 1))) {
+			char *t = trim(m);
+
+			/* "f->f_poll_head = NULL;" (the infrastructure's clean-up) is no creation site */
+			if (!strstr(t, "= NULL;")) {
+				struct head_site *h;
+
+				s->sites = xrealloc(s->sites, (s->nsites + 1) * sizeof(*s->sites));
+				h = &s->sites[s->nsites++];
+				h->file = xstrdup(file);
+				h->text = t;
+				h->patch = idx;
+				h->patch_line = lineno;
+			} else {
+				free(t);
+			}
+			free(m);
+		}
+		free(line);
+		p = e ? e + 1 : p + strlen(p);
+	}
+	free(file);
+	sv_clear(&removed);
+	regfree(&re_file);
+	regfree(&re_poll);
+	regfree(&re_poll_rt);
+	regfree(&re_mask);
+	regfree(&re_mask_rt);
+	regfree(&re_head);
+}
+
+void series_read(struct series *s, const char *dir)
+{
+	struct strvec names = STRVEC_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	memset(s, 0, sizeof(*s));
+	s->dir = realpath_or_die(dir);
+	d = opendir(s->dir);
+	if (!d)
+		die_code(EXIT_INPUT, "cannot open series directory '%s': %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 6 && !strcmp(de->d_name + n - 6, ".patch"))
+			sv_push(&names, de->d_name);
+	}
+	closedir(d);
+	if (names.n)
+		qsort(names.v, names.n, sizeof(*names.v), cmp_str);
+	for (size_t i = 0; i < names.n; i++) {
+		char *path = path_join(s->dir, names.v[i]), *text;
+
+		if (read_file(path, &text, NULL) < 0)
+			die_code(EXIT_INPUT, "cannot read '%s': %s", path, strerror(errno));
+		if (is_cover(names.v[i], text)) {
+			if (s->cover)
+				warning("'%s' has no diff: left out like the cover letter", path);
+			else
+				s->cover = xstrdup(path);
+		} else {
+			char *subj = subject_of(text);
+
+			scan_patch(s, (int)s->patches.n, text);
+			sv_push(&s->patches, path);
+			sv_push(&s->subjects, subj);
+			free(subj);
+		}
+		free(text);
+		free(path);
+	}
+	sv_clear(&names);
+	if (!s->patches.n)
+		die_code(EXIT_INPUT, "no patches in '%s' (expected git format-patch files, *.patch)", dir);
+	sv_sort(&s->files);
+}
+
+void series_free(struct series *s)
+{
+	for (size_t i = 0; i < s->nconv; i++) {
+		free(s->conv[i].file);
+		free(s->conv[i].poll_fn);
+		free(s->conv[i].poll_mask_fn);
+	}
+	for (size_t i = 0; i < s->nsites; i++) {
+		free(s->sites[i].file);
+		free(s->sites[i].text);
+	}
+	free(s->conv);
+	free(s->sites);
+	free(s->dir);
+	free(s->cover);
+	sv_clear(&s->patches);
+	sv_clear(&s->subjects);
+	sv_clear(&s->files);
+}
+
+bool series_converts(const struct series *s, const char *file, const char *fn)
+{
+	for (size_t i = 0; i < s->nconv; i++)
+		if (!strcmp(s->conv[i].file, file) && !strcmp(s->conv[i].poll_fn, fn))
+			return true;
+	return false;
+}
+
+/* Remove line LINE (1-based) of TEXT and shrink the new-side count of its hunk. */
+static char *drop_line(const char *text, size_t line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0, hunk = 0, hunk_off = 0;
+
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+
+		n++;
+		if (!strncmp(p, "@@ ", 3) && n < line) {
+			hunk = n;
+			hunk_off = sb.len;
+		}
+		if (n != line)
+			sb_add(&sb, p, len);
+		p += len;
+	}
+	if (hunk) {
+		/* "@@ -a,b +c,d @@": d - 1 */
+		char *h = sb.buf + hunk_off, *plus = strchr(h, '+'), *end;
+		long c, d = 1;
+
+		if (!plus)
+			BUG("hunk header without a new range");
+		c = strtol(plus + 1, &end, 10);
+		if (*end == ',')
+			d = strtol(end + 1, &end, 10);
+		{
+			char *rest = xstrdup(end);
+			size_t head = (size_t)(plus - sb.buf);
+			struct strbuf out = STRBUF_INIT;
+
+			sb_add(&out, sb.buf, head);
+			sb_addf(&out, "+%ld,%ld%s", c, d - 1, rest);
+			free(rest);
+			sb_release(&sb);
+			return sb_detach(&out);
+		}
+	}
+	return sb_detach(&sb);
+}
+
+const struct head_site *series_mutate(const struct series *s, const struct strvec *prefer, const char *dir)
+{
+	const struct head_site *h = NULL;
+
+	for (size_t i = 0; i < s->nsites && !h; i++)
+		if (prefer && sv_contains(prefer, s->sites[i].file))
+			h = &s->sites[i];
+	if (!h && s->nsites)
+		h = &s->sites[0];
+	if (!h)
+		return NULL;
+	rm_rf(dir);
+	if (mkdir_p(dir) < 0)
+		die("cannot create '%s': %s", dir, strerror(errno));
+	for (size_t i = 0; i < s->patches.n; i++) {
+		char *text, *out, *dst;
+		size_t len;
+
+		if (read_file(s->patches.v[i], &text, &len) < 0)
+			die_code(EXIT_INPUT, "cannot read '%s': %s", s->patches.v[i], strerror(errno));
+		out = (int)i == h->patch ? drop_line(text, h->patch_line) : xstrdup(text);
+		dst = path_join(dir, strrchr(s->patches.v[i], '/') + 1);
+		if (write_file_atomic(dst, out, strlen(out)) < 0)
+			die("cannot write '%s'", dst);
+		free(dst);
+		free(out);
+		free(text);
+	}
+	return h;
+}

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cfacts.c - run cocci/f_poll_head.cocci -D facts on one file and read
+ * its lines back (see cfacts.h); find function bodies and identifiers in
+ * C text without being fooled by comments and strings.
+ */
+#define _GNU_SOURCE
+#include "cfacts.h"
+#include "headexpr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void split_tabs(const char *line, struct strvec *out)
+{
+	const char *p = line;
+
+	for (;;) {
+		size_t n = strcspn(p, "\t");
+		char *f = xstrndup(p, n);
+
+		sv_push(out, f);
+		free(f);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+}
+
+static json_t *norm_str(const char *s)
+{
+	char *n = hx_norm(s);
+	json_t *j = json_string(n ? n : s);
+
+	free(n);
+	return j;
+}
+
+/* "struct inode * inode , struct file * file" -> [{type, name}] */
+static json_t *parse_params(const char *s)
+{
+	json_t *ps = json_array();
+	struct strvec t = STRVEC_INIT;
+	size_t start = 0;
+	int depth = 0;
+
+	if (!hx_split(s, &t))
+		return ps;
+	for (size_t i = 0; i <= t.n; i++) {
+		if (i < t.n && (!strcmp(t.v[i], "(") || !strcmp(t.v[i], "[")))
+			depth++;
+		else if (i < t.n && (!strcmp(t.v[i], ")") || !strcmp(t.v[i], "]")))
+			depth--;
+		if (i == t.n || (!strcmp(t.v[i], ",") && depth == 0)) {
+			if (i > start && !(i == start + 1 && !strcmp(t.v[start], "void"))) {
+				struct strbuf ty = STRBUF_INIT;
+				const char *name = t.v[i - 1];
+
+				for (size_t k = start; k + 1 < i; k++) {
+					if (ty.len)
+						sb_addc(&ty, ' ');
+					sb_adds(&ty, t.v[k]);
+				}
+				json_array_append_new(ps, json_pack("{s:s, s:s}", "type", ty.buf ? ty.buf : "",
+								    "name", hx_is_ident(name) ? name : ""));
+				sb_release(&ty);
+			}
+			start = i + 1;
+		}
+	}
+	sv_clear(&t);
+	return ps;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	long long lx = json_integer_value(json_object_get(x, "line"));
+	long long ly = json_integer_value(json_object_get(y, "line"));
+	int c = (lx > ly) - (lx < ly);
+	char *sx, *sy;
+
+	if (c)
+		return c;
+	sx = json_dumps(x, JSON_SORT_KEYS | JSON_COMPACT);
+	sy = json_dumps(y, JSON_SORT_KEYS | JSON_COMPACT);
+	c = strcmp(sx, sy);
+	free(sx);
+	free(sy);
+	return c;
+}
+
+/* spatch prints in no fixed order: sort each list by line, then text. */
+static void sort_array(json_t *a)
+{
+	size_t n = json_array_size(a);
+	json_t **v = xcalloc(n, sizeof(*v));
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(a, i, x)
+		v[i] = json_incref(x);
+	qsort(v, n, sizeof(*v), cmp_line);
+	json_array_clear(a);
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, v[i]);
+	free(v);
+}
+
+static json_t *parse_facts(const char *out)
+{
+	json_t *f = json_pack("{s:{}, s:[], s:[], s:[], s:[]}", "funcs", "decls", "assigns", "anons", "calls");
+
+	for (const char *l = out; l && *l;) {
+		const char *e = strchr(l, '\n');
+		char *line = xstrndup(l, e ? (size_t)(e - l) : strlen(l));
+		struct strvec c = STRVEC_INIT;
+
+		split_tabs(line, &c);
+		if (!strcmp(c.v[0], "func") && c.n >= 3) {
+			if (!json_object_get(json_object_get(f, "funcs"), c.v[1]))
+				json_object_set_new(json_object_get(f, "funcs"), c.v[1],
+						    json_pack("{s:i, s:o}", "line", atoi(c.v[2]), "params",
+							      parse_params(c.n > 3 ? c.v[3] : "")));
+		} else if (!strcmp(c.v[0], "decl") && c.n >= 6) {
+			json_array_append_new(json_object_get(f, "decls"),
+					      json_pack("{s:s, s:i, s:s, s:o, s:o}", "func", c.v[1], "line",
+							atoi(c.v[2]), "var", c.v[3], "type", norm_str(c.v[4]),
+							"init", norm_str(c.v[5])));
+		} else if (!strcmp(c.v[0], "var") && c.n >= 5) {
+			json_array_append_new(json_object_get(f, "decls"),
+					      json_pack("{s:s, s:i, s:s, s:o, s:s}", "func", c.v[1], "line",
+							atoi(c.v[2]), "var", c.v[3], "type", norm_str(c.v[4]),
+							"init", ""));
+		} else if (!strcmp(c.v[0], "assign") && c.n >= 5) {
+			json_array_append_new(json_object_get(f, "assigns"),
+					      json_pack("{s:s, s:i, s:o, s:o}", "func", c.v[1], "line", atoi(c.v[2]),
+							"lhs", norm_str(c.v[3]), "rhs", norm_str(c.v[4])));
+		} else if (!strcmp(c.v[0], "anon") && c.n >= 7) {
+			json_array_append_new(json_object_get(f, "anons"),
+					      json_pack("{s:s, s:i, s:s, s:o, s:o, s:o}", "func", c.v[1], "line",
+							atoi(c.v[2]), "callee", c.v[3], "lhs", norm_str(c.v[4]),
+							"fops", norm_str(c.v[5]), "priv", norm_str(c.v[6])));
+		} else if (!strcmp(c.v[0], "call") && c.n >= 4) {
+			json_t *args = json_array();
+
+			for (size_t i = 4; i < c.n; i++)
+				json_array_append_new(args, norm_str(c.v[i]));
+			json_array_append_new(json_object_get(f, "calls"),
+					      json_pack("{s:s, s:i, s:s, s:o}", "func", c.v[1], "line", atoi(c.v[2]),
+							"callee", c.v[3], "args", args));
+		}
+		sv_clear(&c);
+		free(line);
+		l = e ? e + 1 : NULL;
+	}
+	sort_array(json_object_get(f, "decls"));
+	sort_array(json_object_get(f, "assigns"));
+	sort_array(json_object_get(f, "anons"));
+	sort_array(json_object_get(f, "calls"));
+	return f;
+}
+
+json_t *cfacts_get(json_t *cache, const char *root, const char *rel, const char *cocci_dir, char **err)
+{
+	json_t *f = json_object_get(cache, rel);
+	struct strbuf out = STRBUF_INIT;
+	char *sp = path_join(cocci_dir, "f_poll_head.cocci");
+	const char *argv[] = { "spatch", "--sp-file", sp, "-D", "facts", "--very-quiet", "--no-includes",
+			       "--timeout", "300", rel, NULL };
+	int rc;
+
+	if (f)
+		return f;
+	rc = run_cmd(argv, root, &out, true);
+	free(sp);
+	if (rc != 0) {
+		*err = xasprintf("spatch failed on %s (exit %d)", rel, rc);
+		sb_release(&out);
+		return NULL;
+	}
+	f = parse_facts(out.buf ? out.buf : "");
+	sb_release(&out);
+	json_object_set_new(cache, rel, f);
+	return f;
+}
+
+/* Advance over a comment, string or character literal at P; returns P unchanged otherwise. */
+static const char *skip_noncode(const char *p, const char *end)
+{
+	if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+		const char *e = strstr(p + 2, "*/");
+
+		return e && e + 2 <= end ? e + 2 : end;
+	}
+	if (p + 1 < end && p[0] == '/' && p[1] == '/') {
+		while (p < end && *p != '\n')
+			p++;
+		return p;
+	}
+	if (*p == '"' || *p == '\'') {
+		char q = *p++;
+
+		while (p < end && *p != q && *p != '\n')
+			p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+		return p < end ? p + 1 : end;
+	}
+	return p;
+}
+
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool cfacts_func_body(const char *text, const char *name, size_t *start, size_t *end)
+{
+	const char *p = text, *e = text + strlen(text);
+	size_t n = strlen(name);
+	int depth = 0;
+	bool line_start = true;
+
+	while (p < e) {
+		const char *q = skip_noncode(p, e);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (line_start && *p == '#') {
+			/* a preprocessor line, with its continuations */
+			while (p < e && *p != '\n')
+				p += (*p == '\\' && p + 1 < e) ? 2 : 1;
+			continue;
+		}
+		if (*p == '\n')
+			line_start = true;
+		else if (*p != ' ' && *p != '\t')
+			line_start = false;
+		if (*p == '{') {
+			depth++;
+		} else if (*p == '}') {
+			depth--;
+		} else if (depth == 0 && !strncmp(p, name, n) && !word_char(p[n]) && (p == text || !word_char(p[-1]))) {
+			const char *r = p + n;
+			int pd = 0;
+
+			while (r < e && (*r == ' ' || *r == '\t' || *r == '\n'))
+				r++;
+			if (r < e && *r == '(') {
+				for (; r < e; r++) {
+					if (*r == '(')
+						pd++;
+					else if (*r == ')' && --pd == 0)
+						break;
+				}
+				r++;
+				while (r < e && (*r == ' ' || *r == '\t' || *r == '\n'))
+					r++;
+				if (r < e && *r == '{') {
+					int d = 0;
+					const char *b = r;
+
+					while (r < e) {
+						const char *s = skip_noncode(r, e);
+
+						if (s != r) {
+							r = s;
+							continue;
+						}
+						if (*r == '{')
+							d++;
+						else if (*r == '}' && --d == 0)
+							break;
+						r++;
+					}
+					if (r >= e)
+						return false;
+					*start = (size_t)(b - text);
+					*end = (size_t)(r - text) + 1;
+					return true;
+				}
+			}
+			p += n;
+			continue;
+		}
+		p++;
+	}
+	return false;
+}
+
+int cfacts_count_ident(const char *text, size_t start, size_t end, const char *name, bool members_too)
+{
+	const char *p = text + start, *e = text + end;
+	size_t n = strlen(name);
+	int count = 0;
+
+	while (p < e) {
+		const char *q = skip_noncode(p, e);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if ((size_t)(e - p) >= n && !strncmp(p, name, n) && (p + n >= e || !word_char(p[n])) &&
+		    (p == text || !word_char(p[-1]))) {
+			const char *b = p;
+
+			while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
+				b--;
+			if (members_too || !(b > text && (b[-1] == '.' || (b - 1 > text && b[-1] == '>' && b[-2] == '-'))))
+				count++;
+			p += n;
+			continue;
+		}
+		p++;
+	}
+	return count;
+}
+
+long cfacts_find_ident(const char *text, const char *name)
+{
+	const char *p = text, *e = text + strlen(text);
+	size_t n = strlen(name);
+
+	while (p < e) {
+		const char *q = skip_noncode(p, e);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if ((size_t)(e - p) >= n && !strncmp(p, name, n) && !word_char(p[n]) && (p == text || !word_char(p[-1])))
+			return (long)(p - text);
+		p++;
+	}
+	return -1;
+}
+
+int cfacts_line_of(const char *text, size_t off)
+{
+	int l = 1;
+
+	for (size_t i = 0; i < off && text[i]; i++)
+		if (text[i] == '\n')
+			l++;
+	return l;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cfacts.h - what the convert stage needs to know about the functions of
+ * one file, from cocci/f_poll_head.cocci -D facts: parameters, local
+ * variables with their definitions, assignments, anon_inode_getfile()
+ * calls and the calls a poll function hands its poll_table to.  And the
+ * text helpers that find a function's body in a file.
+ */
+#ifndef POLLTAX_CFACTS_H
+#define POLLTAX_CFACTS_H
+
+#include <jansson.h>
+#include "util.h"
+
+/*
+ * Facts of ROOT/REL (cached in CACHE, an object rel -> facts):
+ * { "funcs": { name: { "line", "params": [ {"type", "name"} ] } },
+ *   "decls": [ {"func", "line", "var", "type", "init"} ],   init "" when none
+ *   "assigns": [ {"func", "line", "lhs", "rhs"} ],
+ *   "anons": [ {"func", "line", "callee", "lhs", "fops", "priv"} ],
+ *   "calls": [ {"func", "line", "callee", "args": [...]} ] }
+ * Expressions are normalized (headexpr.h).  NULL with *ERR set when
+ * spatch fails.
+ */
+json_t *cfacts_get(json_t *cache, const char *root, const char *rel, const char *cocci_dir, char **err);
+
+/* Byte range of the body (from "{" to "}" inclusive) of the definition of NAME in TEXT. */
+bool cfacts_func_body(const char *text, const char *name, size_t *start, size_t *end);
+/* Occurrences of identifier NAME in TEXT[start, end) outside comments, strings and member names. */
+int cfacts_count_ident(const char *text, size_t start, size_t end, const char *name, bool members_too);
+/* Offset of the first occurrence of identifier NAME in TEXT outside comments and strings, or -1. */
+long cfacts_find_ident(const char *text, const char *name);
+/* Line number (1-based) of byte offset OFF in TEXT. */
+int cfacts_line_of(const char *text, size_t off);
+
+#endif

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_progress.c - "polltax progress OUT_DIR": conversion progress across
+ * the scans recorded in OUT_DIR/history.json: a table on stdout and a
+ * chart, OUT_DIR/progress.svg (see progress.h).  With --since, also the
+ * movement between an older scan and this one, and --markdown writes both
+ * as a Markdown page (reports/progress.md is made so).
+ */
+#define _GNU_SOURCE
+#include "commands.h"
+#include "history.h"
+#include "movement.h"
+#include "progress.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: polltax progress [options] OUT_DIR\n"
+"\n"
+"Print one row per scan recorded in OUT_DIR/history.json (date, version,\n"
+"implementations, converted, convertible \"yes\", needs-open, review, flagged\n"
+"\"no\") and write the chart of converted, convertible and flagged to\n"
+"OUT_DIR/progress.svg.\n"
+"\n"
+"options:\n"
+"  -o, --output SVG      write the chart to SVG instead\n"
+"      --since OLD_DIR   also print what moved between the scan in OLD_DIR and\n"
+"                        the one in OUT_DIR: implementations added, removed,\n"
+"                        moved to another file and reclassified\n"
+"      --markdown FILE   write the table, the chart (as a link) and the\n"
+"                        movement to FILE as Markdown\n"
+"  -h, --help            this text\n"
+"\n"
+"exit status: 0 done, 2 usage, 3 no history.json (or no scan in OLD_DIR),\n"
+"128 a file cannot be written.\n";
+
+static json_t *load_scan(const char *dir)
+{
+	char *p = path_join(dir, "polltax.json");
+	json_error_t je;
+	json_t *r = json_load_file(p, 0, &je);
+
+	if (!r)
+		die_code(EXIT_INPUT, "cannot read '%s': %s", p, je.text);
+	free(p);
+	return r;
+}
+
+/* PATH as seen from the directory of FROM (both as given, made absolute). */
+static char *relative_to(const char *path, const char *from)
+{
+	char *dir = xstrdup(from), *slash = strrchr(dir, '/'), *a, *b, *rel;
+	const char *pa, *pb, *cut;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	a = realpath(dir, NULL);
+	b = realpath(path, NULL);
+	free(dir);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return xstrdup(path);
+	}
+	/* the longest common prefix of whole components */
+	pa = a;
+	pb = b;
+	cut = a;
+	while (*pa && *pa == *pb) {
+		pa++;
+		pb++;
+		if (*pa == '/' && (*pb == '/' || !*pb))
+			cut = pa;
+	}
+	if (!*pa && *pb == '/')
+		cut = pa;
+	pb = b + (cut - a);
+	for (pa = cut; *pa; pa++)
+		if (*pa == '/')
+			sb_adds(&sb, "../");
+	sb_adds(&sb, *pb == '/' ? pb + 1 : pb);
+	rel = sb_detach(&sb);
+	free(a);
+	free(b);
+	return rel;
+}
+
+int cmd_progress(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "since", required_argument, NULL, 's' },
+		{ "markdown", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *svg_path = NULL, *since = NULL, *md = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	json_t *h, *mv = NULL;
+	char *hp, *svg;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': svg_path = optarg; break;
+		case 's': since = optarg; break;
+		case 'm': md = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	hp = path_join(argv[optind], "history.json");
+	if (!is_file(hp))
+		die_code(EXIT_INPUT, "no history in '%s'; every 'polltax scan -o %s' adds to it", hp, argv[optind]);
+	h = history_load(hp);
+	if (!json_array_size(h))
+		die_code(EXIT_INPUT, "'%s' records no scan", hp);
+	svg = svg_path ? xstrdup(svg_path) : path_join(argv[optind], "progress.svg");
+	if (since) {
+		json_t *old = load_scan(since), *cur = load_scan(argv[optind]);
+
+		mv = movement_compute(old, cur);
+		json_decref(old);
+		json_decref(cur);
+	}
+
+	progress_table_text(&sb, h);
+	fputs(sb.buf, stdout);
+	sb_reset(&sb);
+	progress_svg(&sb, h);
+	if (write_file_atomic(svg, sb.buf, sb.len) < 0)
+		die("cannot write the chart");
+	sb_reset(&sb);
+	if (mv) {
+		movement_markdown(&sb, mv);
+		printf("\n%s", sb.buf);
+		sb_reset(&sb);
+	}
+	if (md) {
+		char *rel = relative_to(svg, md);
+		json_t *last = json_array_get(h, json_array_size(h) - 1);
+
+		sb_addf(&sb, "# Conversion progress of the ->poll implementations\n\n"
+			     "%zu scans recorded in `history.json`, the last of linux %s. \"convertible\" counts "
+			     "convertible `yes`, \"flagged\" convertible `no` (they keep `->poll`); the classes are "
+			     "those of `TAXONOMY.md`.\n\n", json_array_size(h),
+			json_string_value(json_object_get(last, "version")) ?
+			json_string_value(json_object_get(last, "version")) : "?");
+		progress_table_markdown(&sb, h);
+		sb_addf(&sb, "\n![converted, convertible and flagged per scan](%s)\n\n", rel);
+		if (mv)
+			movement_markdown(&sb, mv);
+		if (write_file_atomic(md, sb.buf, sb.len) < 0)
+			die("cannot write the Markdown page");
+		free(rel);
+	}
+	sb_release(&sb);
+	json_decref(mv);
+	json_decref(h);
+	free(svg);
+	free(hp);
+	return 0;
+}

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "commands.h"
+
+int cmd_series(int argc, char **argv)
+{
+	die("not yet");
+}

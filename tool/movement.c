@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * movement.c - the difference between two scans (see movement.h).  It
+ * decides no class: it reports how the classes of TAXONOMY.md recorded by
+ * two scans moved, so a maintainer can tell conversions ("converted"),
+ * new drivers and analysis changes apart.
+ *
+ * Matching is by file + function; foo_poll_mask of class converted
+ * matches the foo_poll it replaced in the same file.  A function that disappears from one
+ * file and appears in exactly one other file under the same name (and is
+ * the only one of that name on each side) is "moved", not removed+added:
+ * between 6.1 and 6.12 whole directories moved (staging graduations).
+ */
+#define _GNU_SOURCE
+#include "movement.h"
+#include "html.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static long long num(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+static bool is_impl(json_t *x)
+{
+	return strcmp(str(x, "class"), "not-poll") != 0;
+}
+
+static char *key(json_t *x)
+{
+	return xasprintf("%s\t%s", str(x, "file"), str(x, "function"));
+}
+
+/* key -> array of implementations (a file can define a name twice under #ifdef) */
+static json_t *index_by_key(json_t *impls)
+{
+	json_t *m = json_object(), *x, *a;
+	size_t i;
+
+	json_array_foreach(impls, i, x) {
+		char *k;
+
+		if (!is_impl(x))
+			continue;
+		k = key(x);
+		a = json_object_get(m, k);
+		if (!a) {
+			a = json_array();
+			json_object_set_new(m, k, a);
+		}
+		json_array_append(a, x);
+		free(k);
+	}
+	return m;
+}
+
+/* Take the first entry under x's key out of the index; NULL when none. */
+static json_t *take(json_t *index, json_t *x)
+{
+	char *k = key(x);
+	json_t *a = json_object_get(index, k), *y = NULL;
+
+	if (a && json_array_size(a)) {
+		y = json_incref(json_array_get(a, 0));
+		json_array_remove(a, 0);
+	}
+	free(k);
+	return y;
+}
+
+static size_t count_name(json_t *list, const char *fn)
+{
+	size_t n = 0, i;
+	json_t *x;
+
+	json_array_foreach(list, i, x)
+		n += !strcmp(str(x, "function"), fn);
+	return n;
+}
+
+/* "class -> class"; when only the convertibility moved, "class (conv) -> class (conv)" */
+static void add_transition(json_t *tr, json_t *was, json_t *now)
+{
+	char *k;
+
+	if (strcmp(str(was, "class"), str(now, "class")))
+		k = xasprintf("%s -> %s", str(was, "class"), str(now, "class"));
+	else
+		k = xasprintf("%s (%s) -> %s (%s)", str(was, "class"), str(was, "convertible"), str(now, "class"),
+			      str(now, "convertible"));
+
+	json_object_set_new(tr, k, json_integer(num(tr, k) + 1));
+	free(k);
+}
+
+json_t *movement_compute(json_t *old, json_t *cur)
+{
+	json_t *oi = index_by_key(json_object_get(old, "implementations"));
+	json_t *added = json_array(), *removed = json_array(), *moved = json_array();
+	json_t *recl = json_array(), *tr = json_object(), *trl = json_array(), *x, *y, *mv;
+	json_t *oimpls = json_object_get(old, "implementations");
+	json_t *otree = json_object_get(old, "tree"), *ctree = json_object_get(cur, "tree");
+	struct strvec keys = STRVEC_INIT;
+	long long unchanged = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(cur, "implementations"), i, x) {
+		if (!is_impl(x))
+			continue;
+		y = take(oi, x);
+		if (!y) {
+			json_array_append(added, x);
+			continue;
+		}
+		if (strcmp(str(x, "class"), str(y, "class")) || strcmp(str(x, "convertible"), str(y, "convertible"))) {
+			json_array_append_new(recl, json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}",
+				"function", str(x, "function"), "file", str(x, "file"), "line", (json_int_t)num(x, "line"),
+				"from_class", str(y, "class"), "to_class", str(x, "class"),
+				"from_convertible", str(y, "convertible"), "to_convertible", str(x, "convertible"),
+				"reason", str(x, "reason")));
+			add_transition(tr, y, x);
+		} else {
+			unchanged++;
+		}
+		json_decref(y);
+	}
+	/* what is left in the index was removed; keep the old scan's order */
+	json_array_foreach(oimpls, i, x) {
+		if (!is_impl(x))
+			continue;
+		y = take(oi, x);
+		if (y)
+			json_array_append_new(removed, y);
+	}
+	/*
+	 * A conversion renames foo_poll to foo_poll_mask in the same file: that
+	 * is the same implementation, reclassified as converted.
+	 */
+	for (i = 0; i < json_array_size(added); ) {
+		size_t j, n;
+
+		x = json_array_get(added, i);
+		n = strlen(str(x, "function"));
+		y = NULL;
+		if (!strcmp(str(x, "class"), "converted") && n > 5 && !strcmp(str(x, "function") + n - 5, "_mask"))
+			json_array_foreach(removed, j, y)
+				if (!strcmp(str(y, "file"), str(x, "file")) && strlen(str(y, "function")) == n - 5 &&
+				    !strncmp(str(y, "function"), str(x, "function"), n - 5))
+					break;
+		if (!y || j == json_array_size(removed)) {
+			i++;
+			continue;
+		}
+		json_array_append_new(recl, json_pack("{s:s, s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}",
+			"function", str(x, "function"), "from_function", str(y, "function"), "file", str(x, "file"),
+			"line", (json_int_t)num(x, "line"), "from_class", str(y, "class"), "to_class", str(x, "class"),
+			"from_convertible", str(y, "convertible"), "to_convertible", str(x, "convertible"),
+			"reason", str(x, "reason")));
+		add_transition(tr, y, x);
+		json_array_remove(removed, j);
+		json_array_remove(added, i);
+	}
+	/* pair unique names across removed and added */
+	for (i = 0; i < json_array_size(added); ) {
+		const char *fn = str(json_array_get(added, i), "function");
+		size_t j;
+
+		if (count_name(added, fn) != 1 || count_name(removed, fn) != 1) {
+			i++;
+			continue;
+		}
+		x = json_array_get(added, i);
+		for (j = 0; strcmp(str(json_array_get(removed, j), "function"), fn); j++)
+			;	/* count_name() says it is there */
+		y = json_array_get(removed, j);
+		json_array_append_new(moved, json_pack("{s:s, s:s, s:I, s:s, s:I, s:s, s:s, s:s, s:s}",
+			"function", fn, "from_file", str(y, "file"), "from_line", (json_int_t)num(y, "line"),
+			"to_file", str(x, "file"), "to_line", (json_int_t)num(x, "line"),
+			"from_class", str(y, "class"), "to_class", str(x, "class"),
+			"from_convertible", str(y, "convertible"), "to_convertible", str(x, "convertible")));
+		if (strcmp(str(x, "class"), str(y, "class")) || strcmp(str(x, "convertible"), str(y, "convertible")))
+			add_transition(tr, y, x);
+		json_array_remove(removed, j);
+		json_array_remove(added, i);
+	}
+	json_sorted_keys(tr, &keys);
+	for (i = 0; i < keys.n; i++) {
+		char *arrow = strstr(keys.v[i], " -> ");
+		char *from = xstrndup(keys.v[i], (size_t)(arrow - keys.v[i]));
+
+		json_array_append_new(trl, json_pack("{s:s, s:s, s:I}", "from", from, "to", arrow + 4,
+						     "n", (json_int_t)num(tr, keys.v[i])));
+		free(from);
+	}
+	sv_clear(&keys);
+	mv = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:I}",
+		       "from", str(otree, "git_describe")[0] ? str(otree, "git_describe") : str(otree, "version"),
+		       "to", str(ctree, "git_describe")[0] ? str(ctree, "git_describe") : str(ctree, "version"),
+		       "implementations_from", (json_int_t)num(json_object_get(old, "counts"), "implementations"),
+		       "implementations_to", (json_int_t)num(json_object_get(cur, "counts"), "implementations"),
+		       "added", added, "removed", removed, "moved", moved, "reclassified", recl,
+		       "transitions", trl, "unchanged", (json_int_t)unchanged);
+	json_decref(tr);
+	json_decref(oi);
+	return mv;
+}
+
+static size_t asize(json_t *mv, const char *k)
+{
+	return json_array_size(json_object_get(mv, k));
+}
+
+static void summary_sentence(struct strbuf *sb, json_t *mv)
+{
+	long long d = num(mv, "implementations_to") - num(mv, "implementations_from");
+
+	sb_addf(sb, "From %s to %s the implementations went from %lld to %lld (%+lld): %zu added, %zu removed, "
+		    "%zu moved to another file, %zu reclassified, %lld unchanged.",
+		str(mv, "from"), str(mv, "to"), num(mv, "implementations_from"), num(mv, "implementations_to"), d,
+		asize(mv, "added"), asize(mv, "removed"), asize(mv, "moved"), asize(mv, "reclassified"),
+		num(mv, "unchanged"));
+}
+
+/* file:line, or the file alone when the scan knows no line */
+static void md_loc(struct strbuf *sb, json_t *x)
+{
+	sb_adds(sb, str(x, "file"));
+	if (num(x, "line") > 0)
+		sb_addf(sb, ":%lld", num(x, "line"));
+}
+
+void movement_markdown(struct strbuf *sb, json_t *mv)
+{
+	json_t *x;
+	size_t i;
+
+	sb_addf(sb, "## Movement from %s to %s\n\n", str(mv, "from"), str(mv, "to"));
+	summary_sentence(sb, mv);
+	sb_adds(sb, " Implementations are matched by file and function; `not-poll` members are left out.\n");
+	if (asize(mv, "transitions")) {
+		sb_adds(sb, "\n| class before | class after | implementations |\n|---|---|---:|\n");
+		json_array_foreach(json_object_get(mv, "transitions"), i, x)
+			sb_addf(sb, "| `%s` | `%s` | %lld |\n", str(x, "from"), str(x, "to"), num(x, "n"));
+	}
+	if (asize(mv, "reclassified")) {
+		sb_adds(sb, "\n### Reclassified\n\n| function | file | before | after | reason now |\n"
+			    "|---|---|---|---|---|\n");
+		json_array_foreach(json_object_get(mv, "reclassified"), i, x) {
+			sb_adds(sb, "| ");
+			if (str(x, "from_function")[0])
+				sb_addf(sb, "`%s` -> ", str(x, "from_function"));
+			sb_addf(sb, "`%s` | ", str(x, "function"));
+			md_loc(sb, x);
+			sb_addf(sb, " | `%s` (%s) | `%s` (%s) | %s |\n", str(x, "from_class"), str(x, "from_convertible"),
+				str(x, "to_class"), str(x, "to_convertible"), str(x, "reason"));
+		}
+	}
+	if (asize(mv, "moved")) {
+		sb_adds(sb, "\n### Moved to another file\n\n| function | from | to | class |\n|---|---|---|---|\n");
+		json_array_foreach(json_object_get(mv, "moved"), i, x) {
+			sb_addf(sb, "| `%s` | %s | %s | `%s`", str(x, "function"), str(x, "from_file"),
+				str(x, "to_file"), str(x, "to_class"));
+			if (strcmp(str(x, "from_class"), str(x, "to_class")))
+				sb_addf(sb, " (was `%s`)", str(x, "from_class"));
+			sb_adds(sb, " |\n");
+		}
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		const char *k = pass ? "removed" : "added";
+
+		if (!asize(mv, k))
+			continue;
+		sb_addf(sb, "\n### %s\n\n| function | file | class | convertible |\n|---|---|---|---|\n",
+			pass ? "Removed" : "Added");
+		json_array_foreach(json_object_get(mv, k), i, x) {
+			sb_addf(sb, "| `%s` | ", str(x, "function"));
+			md_loc(sb, x);
+			sb_addf(sb, " | `%s` | %s |\n", str(x, "class"), str(x, "convertible"));
+		}
+	}
+}
+
+/* a class chip; "class (convertible)" keeps the colour of its class */
+static void html_class(struct strbuf *sb, const char *cls)
+{
+	sb_adds(sb, "<span class=\"cls c-");
+	sb_add_escf(sb, "%.*s", (int)strcspn(cls, " "), cls);
+	sb_adds(sb, "\">");
+	sb_add_esc(sb, cls);
+	sb_adds(sb, "</span>");
+}
+
+static void html_impl_list(struct strbuf *sb, json_t *list, const char *url, bool link)
+{
+	json_t *x;
+	size_t i;
+
+	sb_adds(sb, "<table class=\"grid\"><tr><th>function</th><th>location</th><th>class</th>"
+		    "<th>convertible</th></tr>\n");
+	json_array_foreach(list, i, x) {
+		sb_adds(sb, "<tr><td><code>");
+		sb_add_esc(sb, str(x, "function"));
+		sb_adds(sb, "</code></td><td>");
+		if (link)
+			sb_add_loc(sb, url, str(x, "file"), num(x, "line"), NULL);
+		else if (num(x, "line") > 0)
+			sb_add_escf(sb, "%s:%lld", str(x, "file"), num(x, "line"));
+		else
+			sb_add_esc(sb, str(x, "file"));
+		sb_adds(sb, "</td><td>");
+		html_class(sb, str(x, "class"));
+		sb_adds(sb, "</td><td>");
+		sb_add_esc(sb, str(x, "convertible"));
+		sb_adds(sb, "</td></tr>\n");
+	}
+	sb_adds(sb, "</table>\n");
+}
+
+void movement_html(struct strbuf *sb, json_t *mv, const char *url)
+{
+	json_t *x;
+	size_t i;
+
+	sb_adds(sb, "<p>");
+	{
+		struct strbuf t = STRBUF_INIT;
+
+		summary_sentence(&t, mv);
+		sb_add_esc(sb, t.buf);
+		sb_release(&t);
+	}
+	sb_adds(sb, " Matched by file and function; <code>not-poll</code> members are left out. "
+		    "Links point into the newer tree.</p>\n");
+	if (asize(mv, "transitions")) {
+		sb_adds(sb, "<table class=\"grid\"><tr><th>class before</th><th>class after</th>"
+			    "<th class=\"n\">implementations</th></tr>\n");
+		json_array_foreach(json_object_get(mv, "transitions"), i, x) {
+			sb_adds(sb, "<tr><td>");
+			html_class(sb, str(x, "from"));
+			sb_adds(sb, "</td><td>");
+			html_class(sb, str(x, "to"));
+			sb_addf(sb, "</td><td class=\"n\">%lld</td></tr>\n", num(x, "n"));
+		}
+		sb_adds(sb, "</table>\n");
+	}
+	if (asize(mv, "reclassified")) {
+		sb_addf(sb, "<details><summary>%zu reclassified</summary>\n<table class=\"grid\"><tr>"
+			    "<th>function</th><th>location</th><th>before</th><th>after</th><th>reason now</th></tr>\n",
+			asize(mv, "reclassified"));
+		json_array_foreach(json_object_get(mv, "reclassified"), i, x) {
+			sb_adds(sb, "<tr><td><code>");
+			if (str(x, "from_function")[0]) {
+				sb_add_esc(sb, str(x, "from_function"));
+				sb_adds(sb, "</code> &#8594; <code>");
+			}
+			sb_add_esc(sb, str(x, "function"));
+			sb_adds(sb, "</code></td><td>");
+			sb_add_loc(sb, url, str(x, "file"), num(x, "line"), NULL);
+			sb_adds(sb, "</td><td>");
+			html_class(sb, str(x, "from_class"));
+			sb_add_escf(sb, " %s", str(x, "from_convertible"));
+			sb_adds(sb, "</td><td>");
+			html_class(sb, str(x, "to_class"));
+			sb_add_escf(sb, " %s", str(x, "to_convertible"));
+			sb_adds(sb, "</td><td>");
+			sb_add_esc(sb, str(x, "reason"));
+			sb_adds(sb, "</td></tr>\n");
+		}
+		sb_adds(sb, "</table></details>\n");
+	}
+	if (asize(mv, "moved")) {
+		sb_addf(sb, "<details><summary>%zu moved to another file</summary>\n<table class=\"grid\"><tr>"
+			    "<th>function</th><th>from</th><th>to</th><th>class</th></tr>\n", asize(mv, "moved"));
+		json_array_foreach(json_object_get(mv, "moved"), i, x) {
+			sb_adds(sb, "<tr><td><code>");
+			sb_add_esc(sb, str(x, "function"));
+			sb_adds(sb, "</code></td><td>");
+			sb_add_esc(sb, str(x, "from_file"));
+			sb_adds(sb, "</td><td>");
+			sb_add_loc(sb, url, str(x, "to_file"), num(x, "to_line"), NULL);
+			sb_adds(sb, "</td><td>");
+			html_class(sb, str(x, "to_class"));
+			if (strcmp(str(x, "from_class"), str(x, "to_class"))) {
+				sb_adds(sb, " (was ");
+				html_class(sb, str(x, "from_class"));
+				sb_adds(sb, ")");
+			}
+			sb_adds(sb, "</td></tr>\n");
+		}
+		sb_adds(sb, "</table></details>\n");
+	}
+	if (asize(mv, "added")) {
+		sb_addf(sb, "<details><summary>%zu added</summary>\n", asize(mv, "added"));
+		html_impl_list(sb, json_object_get(mv, "added"), url, true);
+		sb_adds(sb, "</details>\n");
+	}
+	if (asize(mv, "removed")) {
+		/* removed code is not in the newer tree: no links */
+		sb_addf(sb, "<details><summary>%zu removed</summary>\n", asize(mv, "removed"));
+		html_impl_list(sb, json_object_get(mv, "removed"), url, false);
+		sb_adds(sb, "</details>\n");
+	}
+}
