@@ -10,9 +10,8 @@
 ///                             (F is the file being set up: ->open's
 ///                             parameter, or the result of
 ///                             alloc_file_pseudo())
-///   -D anchor_pdexpr -D pdexpr=EXPR
-///                             the same, when private_data is set to an
-///                             expression (&reader->node)
+///   -D anchor_pdaddr -D pdbase=R -D pdmember=M
+///                             after "F->private_data = &R->M;"
 ///   -D anchor_local -D lvar=V -D filevar=F
 ///                             after "V = ...;" (the local the head is
 ///                             computed from)
@@ -21,28 +20,31 @@
 ///                             depends on nothing open() computes
 ///   -D anchor_anon -D fops=FOPS
 ///                             on the file returned by
-///                             anon_inode_getfile(..., &FOPS, priv, ...):
-///                             after its IS_ERR() check when that check
-///                             leaves the function, else guarded by
-///                             !IS_ERR()
+///                             anon_inode_getfile(..., &FOPS, priv, ...),
+///                             after its IS_ERR() check (which must leave
+///                             the function: poll_facts.cocci tells)
+///   -D anchor_anonguard -D fops=FOPS
+///                             the same, right after the call, guarded
+///                             by !IS_ERR()
+/// When the files come through a framework's open (misc_open(),
+/// chrdev_open()) and the ops have no ->open(), or share one
+/// (simple_open()), polltax writes a new ->open() that sets the head
+/// (after calling the shared one), and these put it in the ops:
+///   -D anchor_addopen -D fops=FOPS -D newopen=NEW -D mask_fn=F
+///                             .open = NEW in FOPS (which has
+///                             .poll_mask = F)
+///   -D anchor_wrapopen -D fops=FOPS -D oldopen=OLD -D newopen=NEW
+///                             .open = OLD becomes .open = NEW in FOPS
 /// ->open() may set f_poll_head before it fails: do_dentry_open() clears
 /// it again.
 ///
-/// -D facts prints what polltax needs to write the head in the site's
-/// terms, one tab-separated line per item:
-///   func NAME LINE PARAMS            every function definition
-///   decl FUNC LINE VAR TYPE INIT     declarations with an initializer
-///   assign FUNC LINE LHS RHS         assignment statements
-///   var FUNC LINE VAR TYPE           declarations without one
-///   anon FUNC LINE CALLEE LHS FOPS PRIV
-///                                    X = anon_inode_getfile(...)
-///   call FUNC LINE CALLEE ARGS...    calls that are given the
-///                                    poll_table parameter of FUNC
-///
-//# The rules insert exactly where they are told; whether the head is
-//# valid there (the same queue the poll function registered, computed
-//# from values already set) is decided by polltax from the facts, and
-//# polltax checks that every creation site got its line.
+//# The head is pasted as polltax wrote it (SmPL has no expression-valued
+//# -D: it is the name of a fresh identifier), so it must be a well-formed
+//# C expression; polltax pretty-prints it.  The rules insert exactly
+//# where they are told; whether the head is valid there (the same queue
+//# the poll function registered, computed from values already set) is
+//# decided by polltax from the facts of poll_facts.cocci, and polltax
+//# checks that every creation site got exactly one line.
 //
 // Confidence: High
 // Copyright: (C) 2025 The polltax authors.
@@ -53,46 +55,19 @@
 // Requires: 1.1.1
 // Keywords: f_poll_head, poll_mask, anon_inode_getfile
 
-virtual facts
 virtual anchor_pd
-virtual anchor_pdexpr
+virtual anchor_pdaddr
 virtual anchor_local
 virtual anchor_first
 virtual anchor_anon
-
-@initialize:python depends on facts@
-@@
-def split_args(es):
-    args, depth, cur = [], 0, ""
-    for ch in es:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            args.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        args.append(cur.strip())
-    return args
-
-def print_call(f, g, w, es, p):
-    args = split_args(str(es))
-    if str(w) in args and str(g) not in ("poll_wait", "poll_requested_events"):
-        print("call\t%s\t%s\t%s\t%s" % (f, p[0].line, g, "\t".join(args)))
-
-@script:python hd depends on anchor_pd || anchor_pdexpr || anchor_local || anchor_first || anchor_anon@
-head << virtual.head;
-e;
-@@
-coccinelle.e = cocci.make_expr(head)
+virtual anchor_anonguard
+virtual anchor_addopen
+virtual anchor_wrapopen
 
 @depends on anchor_pd@
 identifier virtual.site, virtual.pdvar;
 expression F;
-expression hd.e;
+fresh identifier e = "" ## virtual.head;
 @@
   site(...) {
   <...
@@ -101,20 +76,14 @@ expression hd.e;
   ...>
   }
 
-@script:python pe depends on anchor_pdexpr@
-v << virtual.pdexpr;
-pv;
-@@
-coccinelle.pv = cocci.make_expr(v)
-
-@depends on anchor_pdexpr@
-identifier virtual.site;
+@depends on anchor_pdaddr@
+identifier virtual.site, virtual.pdbase, virtual.pdmember;
 expression F;
-expression pe.pv, hd.e;
+fresh identifier e = "" ## virtual.head;
 @@
   site(...) {
   <...
-  F->private_data = pv;
+  F->private_data = &pdbase->pdmember;
 + F->f_poll_head = e;
   ...>
   }
@@ -122,7 +91,7 @@ expression pe.pv, hd.e;
 @depends on anchor_local@
 identifier virtual.site, virtual.lvar, virtual.filevar;
 expression E;
-expression hd.e;
+fresh identifier e = "" ## virtual.head;
 @@
   site(...) {
   <...
@@ -134,7 +103,7 @@ expression hd.e;
 @depends on anchor_first@
 identifier virtual.site, virtual.filevar;
 statement S, S1;
-expression hd.e;
+fresh identifier e = "" ## virtual.head;
 @@
   site(...) {
   ... when != S1
@@ -143,59 +112,26 @@ expression hd.e;
   ... when any
   }
 
-@ae depends on anchor_anon@
+@depends on anchor_anon@
 identifier virtual.site, virtual.fops;
 identifier ag =~ "^anon_inode_(create_)?getfile$";
 statement S;
 expression X, N, P;
-position pc;
+fresh identifier e = "" ## virtual.head;
 @@
   site(...) {
   <...
-  X = ag@pc(N, &fops, P, ...);
+  X = ag(N, &fops, P, ...);
   if (IS_ERR(X)) S
++ X->f_poll_head = e;
   ...>
   }
 
-// Only when the error branch leaves: its last statement, at its top
-// level, is a return or a goto.
-@script:python ae_exits depends on ae@
-S << ae.S;
-@@
-def last_statement(t):
-    t = t.strip()
-    if t.startswith("{") and t.endswith("}"):
-        t = t[1:-1]
-    depth, start, last = 0, 0, ""
-    for i, ch in enumerate(t):
-        if ch in "({[":
-            depth += 1
-        elif ch in ")}]":
-            depth -= 1
-            if depth == 0 and ch == "}":
-                last, start = t[start:i + 1], i + 1
-        elif ch == ";" and depth == 0:
-            last, start = t[start:i + 1], i + 1
-    return last.strip()
-if last_statement(S).split("(")[0].split()[0:1] not in (["return"], ["goto"]):
-    cocci.include_match(False)
-
-@anon_exit depends on ae_exits@
-identifier ae.ag, virtual.fops;
-statement ae.S;
-expression ae.X, ae.N, ae.P;
-position ae.pc;
-expression hd.e;
-@@
-  X = ag@pc(N, &fops, P, ...);
-  if (IS_ERR(X)) S
-+ X->f_poll_head = e;
-
-@depends on anchor_anon && !anon_exit@
+@depends on anchor_anonguard@
 identifier virtual.site, virtual.fops;
 identifier ag =~ "^anon_inode_(create_)?getfile$";
 expression X, N, P;
-expression hd.e;
+fresh identifier e = "" ## virtual.head;
 @@
   site(...) {
   <...
@@ -205,95 +141,31 @@ expression hd.e;
   ...>
   }
 
-@fn depends on facts@
-identifier f;
-parameter list ps;
-position p;
-@@
-  f@p(ps) { ... }
+// A new ->open() (written by polltax before the ->poll_mask function)
+// is added to the ops that had none, or replaces a shared one it calls.
 
-@script:python depends on fn@
-f << fn.f; ps << fn.ps; p << fn.p;
+@addopen depends on anchor_addopen@
+identifier virtual.fops, virtual.newopen, virtual.mask_fn;
 @@
-print("func\t%s\t%s\t%s" % (f, p[0].line, ps))
+  struct file_operations fops = {
+  .poll_mask = mask_fn,
++ .open = newopen,
+  };
 
-@dc depends on facts@
-type T;
-identifier x;
-expression E;
-position p;
+@depends on anchor_addopen && !addopen@
+identifier virtual.fops, virtual.newopen, virtual.mask_fn;
 @@
-  T x@p = E;
+  struct file_operations fops = {
+  .poll_mask = &mask_fn,
++ .open = newopen,
+  };
 
-@script:python depends on dc@
-T << dc.T; x << dc.x; E << dc.E; p << dc.p;
+@depends on anchor_wrapopen@
+identifier virtual.fops, virtual.oldopen, virtual.newopen;
 @@
-print("decl\t%s\t%s\t%s\t%s\t%s" % (p[0].current_element, p[0].line, x, T, E))
-
-@vr depends on facts@
-type T;
-identifier x;
-position p;
-@@
-  T x@p;
-
-@script:python depends on vr@
-T << vr.T; x << vr.x; p << vr.p;
-@@
-print("var\t%s\t%s\t%s\t%s" % (p[0].current_element, p[0].line, x, T))
-
-@as depends on facts@
-expression X, E;
-position p;
-@@
-  X@p = E;
-
-@script:python depends on as@
-X << as.X; E << as.E; p << as.p;
-@@
-print("assign\t%s\t%s\t%s\t%s" % (p[0].current_element, p[0].line, X, E))
-
-@an depends on facts@
-expression X, N, F, P;
-identifier ag =~ "^anon_inode_(create_)?getfile$";
-position p;
-@@
-  X = ag@p(N, F, P, ...);
-
-@script:python depends on an@
-X << an.X; F << an.F; P << an.P; p << an.p; ag << an.ag;
-@@
-print("anon\t%s\t%s\t%s\t%s\t%s\t%s" % (p[0].current_element, p[0].line, ag, X, F, P))
-
-@cl1 depends on facts@
-identifier f, g, w;
-expression list es;
-position p;
-typedef poll_table;
-@@
-  f(..., poll_table *w) {
-  <...
-  g@p(es)
-  ...>
-  }
-
-@cl2 depends on facts@
-identifier f, g, w;
-expression list es;
-position p;
-@@
-  f(..., struct poll_table_struct *w) {
-  <...
-  g@p(es)
-  ...>
-  }
-
-@script:python depends on cl1@
-f << cl1.f; g << cl1.g; w << cl1.w; es << cl1.es; p << cl1.p;
-@@
-print_call(f, g, w, es, p)
-
-@script:python depends on cl2@
-f << cl2.f; g << cl2.g; w << cl2.w; es << cl2.es; p << cl2.p;
-@@
-print_call(f, g, w, es, p)
+  struct file_operations fops = {
+  .open =
+- oldopen
++ newopen
+  ,
+  };

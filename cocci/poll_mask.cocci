@@ -97,8 +97,14 @@ identifier ops;
 - poll
 + poll_mask
   =
+(
 - fn
 + mask_fn
+|
+  &
+- fn
++ mask_fn
+)
   ,
   };
 

@@ -13,8 +13,10 @@ failed=0
 ok() { passed=$((passed + 1)); }
 no() { failed=$((failed + 1)); printf '  FAIL: %s\n' "$1"; }
 
+# a build directory of the suite's own: a fuzzer running from build/fuzz is not disturbed
+B=$WORK/fuzz-build
 printf 'TEST fuzz-build (make fuzz-build)\n'
-if make -s -C "$TOP" fuzz-build >"$F/build.log" 2>&1; then
+if make -s -C "$TOP" fuzz-build FUZZ_BUILD="$B" >"$F/build.log" 2>&1; then
 	ok
 else
 	no "make fuzz-build failed (libclang-rt-14-dev installed?):"
@@ -26,7 +28,7 @@ fi
 for c in "$TOP"/tests/fuzz/*.c; do
 	[ -f "$c" ] || continue
 	printf 'TEST fuzz-regression (%s)\n' "tests/fuzz/${c##*/}"
-	if (cd "$F" && ASAN_OPTIONS=detect_leaks=1 "$TOP/build/fuzz/fuzz_extract" "$c") >"$F/regress.log" 2>&1; then
+	if (cd "$F" && ASAN_OPTIONS=detect_leaks=1 "$B/fuzz_extract" "$c") >"$F/regress.log" 2>&1; then
 		ok
 	else
 		no "tests/fuzz/${c##*/} crashes the analyzer again:"
@@ -36,7 +38,7 @@ done
 
 secs=${FUZZ_SECONDS:-60}
 printf 'TEST fuzz-run (%s s)\n' "$secs"
-if make -s -C "$TOP" fuzz FUZZ_SECONDS="$secs" FUZZ_CORPUS="$F/corpus" FUZZ_ARTIFACTS="$F" >"$F/run.log" 2>&1; then
+if make -s -C "$TOP" fuzz FUZZ_BUILD="$B" FUZZ_SECONDS="$secs" FUZZ_CORPUS="$F/corpus" FUZZ_ARTIFACTS="$F" >"$F/run.log" 2>&1; then
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$F/run.log")
 	if [ -z "$runs" ] || [ "$runs" -lt 1 ]; then
 		no "the fuzzer ran no input"

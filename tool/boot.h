@@ -5,8 +5,9 @@
  *   boot_series.c  what the series converts (files, ->poll functions, the
  *                  f_poll_head creation sites), and the --mutate copy
  *   boot_kernel.c  the scratch git repository and worktrees, applying the
- *                  series (and its two-call variant), the configuration,
- *                  the builds
+ *                  series (and its two-call variant), the builds
+ *   boot_config.c  the configuration: tinyconfig, the guest's needs, the
+ *                  converted files' Kconfig symbols
  *   boot_guest.c   the initramfs, qemu (accelerator, timeout, log), and
  *                  reading the guest's TAP and benchmark lines
  *   boot_report.c  comparing the kernels, boot-test.json and boot-test.md
@@ -154,6 +155,7 @@ struct guest_opts {
 	int timeout;		/* seconds per boot */
 	const char *guest;	/* polltest */
 	const char *busybox;
+	const char *args;	/* extra polltest arguments, ':' for spaces, or NULL */
 };
 
 void guest_kinds(const char *polltest, struct guest_kind **out, size_t *n);

@@ -23,6 +23,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * tinyconfig has no ACPI, so "poweroff -f" only halts the machine: the guest
+ * reboots instead, and qemu -no-reboot turns that into an exit.  Extra
+ * arguments for polltest come from the kernel command line:
+ * polltest_args=-k:eventfd,timerfd (':' for spaces).
+ */
 static const char init_script[] =
 	"#!/bin/busybox sh\n"
 	"# /init of the polltax boot test (written by polltax boot-test)\n"
@@ -34,20 +40,24 @@ static const char init_script[] =
 	"busybox mount -t devpts devpts /dev/pts\n"
 	"busybox mount -t tmpfs tmpfs /tmp\n"
 	"mode=test\n"
+	"args=\n"
 	"for a in $(busybox cat /proc/cmdline); do\n"
-	"\tcase \"$a\" in polltest=*) mode=${a#polltest=};; esac\n"
+	"\tcase \"$a\" in\n"
+	"\tpolltest=*) mode=${a#polltest=};;\n"
+	"\tpolltest_args=*) args=$(echo \"${a#polltest_args=}\" | busybox tr : ' ');;\n"
+	"\tesac\n"
 	"done\n"
 	"out=/dev/ttyS1\n"
 	"[ -c $out ] || out=/dev/null\n"
 	"{\n"
 	"\techo \"polltest-begin $mode\"\n"
-	"\t/polltest $mode\n"
+	"\t/polltest $mode $args\n"
 	"\techo \"polltest-exit $?\"\n"
 	"} 2>&1 | busybox tee $out\n"
 	"busybox sync\n"
-	"busybox poweroff -f\n"
-	"busybox sleep 2\n"
-	"busybox reboot -f\n";
+	"busybox reboot -f\n"
+	"busybox sleep 5\n"
+	"busybox poweroff -f\n";
 
 void guest_kinds(const char *polltest, struct guest_kind **out, size_t *n)
 {
@@ -335,7 +345,14 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 	char *console = xasprintf("%s/%s.console.log", dir, name), *tap = xasprintf("%s/%s.tap.log", dir, name);
 	char *qlog = xasprintf("%s/%s.qemu.log", dir, name);
 	char *s0 = xasprintf("file:%s", console), *s1 = xasprintf("file:%s", tap);
-	char *append = xasprintf("console=ttyS0 panic=-1 polltest=%s", bench ? "bench" : "test");
+	/*
+	 * Under -icount shift=0 the TSC counts guest nanoseconds, i.e. runs at
+	 * 1 GHz; without ACPI there is no HPET or PM timer to calibrate it
+	 * against, so say so, or CLOCK_MONOTONIC falls back to jiffies.
+	 */
+	char *append = xasprintf("console=ttyS0 panic=-1 polltest=%s%s%s%s", bench ? "bench" : "test",
+				 bench ? " tsc_early_khz=1000000 tsc=reliable clocksource=tsc" : "",
+				 o->args ? " polltest_args=" : "", o->args ? o->args : "");
 	struct strvec argv = STRVEC_INIT;
 	char *text = NULL, *qtext = NULL;
 	double t0;

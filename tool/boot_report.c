@@ -45,12 +45,14 @@ static void boot_failures(struct report *r, const char *kernel, const char *what
 {
 	for (size_t i = 0; i < b->problems.n; i++)
 		sv_pushf(&r->failures, "%s kernel, %s boot: %s", kernel, what, b->problems.v[i]);
-	if (b->timed_out)
-		sv_pushf(&r->failures, "%s kernel, %s boot: hang: no power-off within the timeout (log '%s')",
-			 kernel, what, b->log);
-	else if (!b->finished)
-		sv_pushf(&r->failures, "%s kernel, %s boot: the guest did not finish (log '%s')", kernel, what,
-			 b->log);
+	if (b->timed_out || !b->finished) {
+		char *tail = log_tail(b->log, 15);
+
+		sv_pushf(&r->failures, "%s kernel, %s boot: %s (log '%s'), its end:\n%s", kernel, what,
+			 b->timed_out ? "hang: still running at the timeout, killed" : "the guest did not finish",
+			 b->log, tail);
+		free(tail);
+	}
 }
 
 static const char *kind_label(const struct report *r, const struct guest_kind *k, char *buf, size_t n)
@@ -194,6 +196,34 @@ static const char *not_exercised(const struct report *r, size_t i)
 	return "built, but the guest has no test for its file type (hardware, or not written yet)";
 }
 
+/*
+ * Guest instructions per call: the TSC, which under -icount shift=0 is the
+ * virtual clock itself (one tick per instruction); CLOCK_MONOTONIC (ns)
+ * says the same when the guest's clocksource is the TSC, and is the
+ * fallback for a guest without one.
+ */
+static double ins(const struct bench_row *b)
+{
+	return b->tsc > 0 ? b->tsc : b->per_call;
+}
+
+/* the largest relative difference between CLOCK_MONOTONIC and the TSC */
+static double clock_disagreement(const struct boot_result *b)
+{
+	double worst = 0;
+
+	for (size_t i = 0; i < b->nbench; i++) {
+		double t = b->bench[i].tsc, n = b->bench[i].per_call, d;
+
+		if (t <= 0)
+			continue;
+		d = (n > t ? n - t : t - n) / t;
+		if (d > worst)
+			worst = d;
+	}
+	return worst;
+}
+
 static const struct bench_row *find_row(const struct boot_result *b, const char *kind, const char *op, int fds)
 {
 	for (size_t i = 0; i < b->nbench; i++)
@@ -244,17 +274,17 @@ static json_t *bench_json(const struct report *r)
 		json_object_set_new(row, "converted", json_boolean(k && kind_converted(r, k)));
 		for (int j = 0; j < nk; j++) {
 			const struct bench_row *x = find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
-			const struct bench_row *one = find_row(&r->runs[ids[j]].bench, b->kind, "poll", 1);
+			const struct bench_row *one = find_row(&r->runs[ids[j]].bench, b->kind, b->op, 1);
 
 			if (!x)
 				continue;
-			json_object_set_new(per, kernel_names[ids[j]], num(x->per_call));
-			if (b->per_call > 0)
+			json_object_set_new(per, kernel_names[ids[j]], num(ins(x)));
+			if (ins(b) > 0)
 				json_object_set_new(ratio, kernel_names[ids[j]],
-						    json_real(rounded(x->per_call / b->per_call, 10000)));
-			if (!strcmp(b->op, "poll") && b->fds > 1 && one)
+						    json_real(rounded(ins(x) / ins(b), 10000)));
+			if (b->fds > 1 && one)
 				json_object_set_new(perfd, kernel_names[ids[j]],
-						    num((x->per_call - one->per_call) / (b->fds - 1)));
+						    num((ins(x) - ins(one)) / (b->fds - 1)));
 		}
 		json_object_set_new(row, "instructions_per_call", per);
 		json_object_set_new(row, "ratio_to_base", ratio);
@@ -281,6 +311,8 @@ static json_t *boot_json(const struct boot_result *b, bool with_checks)
 		json_object_set_new(o, "kvm", json_string(b->kvm_note));
 	if (b->clocksource)
 		json_object_set_new(o, "clocksource", json_string(b->clocksource));
+	if (b->nbench)
+		json_object_set_new(o, "clock_monotonic_vs_tsc", json_real(rounded(clock_disagreement(b), 10000)));
 	for (size_t i = 0; i < b->problems.n; i++)
 		json_array_append_new(probs, json_string(b->problems.v[i]));
 	json_object_set_new(o, "problems", probs);
@@ -428,15 +460,97 @@ json_t *report_json(const struct report *r)
 
 /* ---- the cover letter's section ---- */
 
+/* TEXT as lines of at most WIDTH columns (a mail's body), then a newline */
+static void wrap(struct strbuf *sb, const char *text, size_t width)
+{
+	size_t col = 0;
+
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, " ");
+
+		if (col && col + 1 + n > width) {
+			sb_addc(sb, '\n');
+			col = 0;
+		} else if (col) {
+			sb_addc(sb, ' ');
+			col++;
+		}
+		sb_add(sb, p, n);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	sb_addc(sb, '\n');
+}
+
+static const struct guest_kind *kind_named(const struct report *r, const char *name)
+{
+	for (size_t j = 0; j < r->nkinds; j++)
+		if (!strcmp(r->kinds[j].name, name))
+			return &r->kinds[j];
+	return NULL;
+}
+
+enum group { G_CONVERTED, G_POLL, G_NO_POLL };
+
+static enum group group_of(const struct report *r, const struct guest_kind *k)
+{
+	if (kind_converted(r, k))
+		return G_CONVERTED;
+	return strcmp(k->poll_fn, "-") ? G_POLL : G_NO_POLL;
+}
+
+/* mean poll() cost per extra ready descriptor over the kinds of group G; false if none */
+static bool mean_slope(const struct report *r, const struct boot_result *b, enum group g, double *out)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (size_t i = 0; i < r->nkinds; i++) {
+		const struct bench_row *one = find_row(b, r->kinds[i].name, "poll", 1);
+		const struct bench_row *many = find_row(b, r->kinds[i].name, "poll", 128);
+
+		if (group_of(r, &r->kinds[i]) != g || !one || !many)
+			continue;
+		sum += (ins(many) - ins(one)) / 127;
+		n++;
+	}
+	if (n)
+		*out = sum / n;
+	return n > 0;
+}
+
 static void md_bench(struct strbuf *sb, const struct report *r)
 {
+	static const char *const group_names[] = { "converted file types", "unconverted ->poll file types",
+						    "files without ->poll (tmpfs, /dev/urandom)" };
 	const struct boot_result *base = &r->runs[K_BASE].bench;
 	int ids[NR_KERNELS], nk = kernels(r, ids);
+	struct strbuf t = STRBUF_INIT;
 
-	sb_adds(sb, "Poll tax: guest instructions per call (qemu TCG, `-icount shift=0`, so one\n"
-		    "nanosecond of guest time is one instruction; deterministic), in parentheses\n"
-		    "the ratio to base; \"per extra fd\" is (128 fds - 1 fd) / 127:\n\n"
-		    "| file type | call |");
+	wrap(sb, "Poll tax, in guest instructions: qemu TCG with -icount shift=0, where one nanosecond of guest "
+		 "time is one instruction, so the numbers are deterministic; they count the path length, not "
+		 "cycles, so branch prediction and retpolines (off in this configuration) do not show.", 72);
+	sb_addc(sb, '\n');
+	sb_adds(&t, "poll() cost per extra ready descriptor, (128 fds - 1 fd) / 127, averaged:");
+	for (int g = G_CONVERTED; g <= G_NO_POLL; g++) {
+		double v0;
+
+		if (!mean_slope(r, base, (enum group)g, &v0))
+			continue;
+		sb_addf(&t, " %s: base %.1f", group_names[g], v0);
+		for (int j = 1; j < nk; j++) {
+			double v;
+
+			if (mean_slope(r, &r->runs[ids[j]].bench, (enum group)g, &v))
+				sb_addf(&t, ", %s %.1f (%+.1f)", kernel_names[ids[j]], v, v - v0);
+		}
+		sb_adds(&t, g == G_NO_POLL ? "." : ";");
+	}
+	wrap(sb, t.buf, 72);
+	sb_release(&t);
+	sb_adds(sb, "\n| file type | call |");
 	for (int j = 0; j < nk; j++)
 		sb_addf(sb, " %s |", kernel_names[ids[j]]);
 	sb_adds(sb, "\n|---|---|");
@@ -445,123 +559,139 @@ static void md_bench(struct strbuf *sb, const struct report *r)
 	sb_addc(sb, '\n');
 	for (size_t i = 0; i < base->nbench; i++) {
 		const struct bench_row *b = &base->bench[i];
-		const struct guest_kind *k = NULL;
+		const struct guest_kind *k = kind_named(r, b->kind);
+		bool conv = k && kind_converted(r, k);
 
-		for (size_t j = 0; j < r->nkinds; j++)
-			if (!strcmp(r->kinds[j].name, b->kind))
-				k = &r->kinds[j];
-		sb_addf(sb, "| %s%s | %s %d fd%s |", b->kind, k && kind_converted(r, k) ? " (converted)" : "",
-			b->op, b->fds, b->fds == 1 ? "" : "s");
+		/* the converted types, and pipe and tmpfs for scale; every type is in the JSON */
+		if (k && !conv && strcmp(b->kind, "pipe") && strcmp(b->kind, "tmpfs"))
+			continue;
+		if (!k)
+			sb_addf(sb, "| (%s(), for scale) | syscall |", b->op);
+		else
+			sb_addf(sb, "| %s%s | %s, %d fd%s |", b->kind, conv ? " (converted)" : "", b->op, b->fds,
+				b->fds == 1 ? "" : "s");
 		for (int j = 0; j < nk; j++) {
 			const struct bench_row *x = find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
 
 			if (!x)
 				sb_adds(sb, " - |");
 			else if (ids[j] == K_BASE)
-				sb_addf(sb, " %.0f |", x->per_call);
+				sb_addf(sb, " %.0f |", ins(x));
 			else
-				sb_addf(sb, " %.0f (%.3f) |", x->per_call, b->per_call > 0 ? x->per_call / b->per_call : 0);
+				sb_addf(sb, " %.0f (%.3f) |", ins(x), ins(b) > 0 ? ins(x) / ins(b) : 0);
 		}
 		sb_addc(sb, '\n');
-		if (!strcmp(b->op, "poll") && b->fds > 1) {
-			sb_addf(sb, "| %s | per extra fd |", b->kind);
+		if (b->fds > 1 && find_row(base, b->kind, b->op, 1)) {
+			sb_addf(sb, "| %s | %s, per extra fd |", b->kind, b->op);
 			for (int j = 0; j < nk; j++) {
 				const struct bench_row *x = find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
-				const struct bench_row *one = find_row(&r->runs[ids[j]].bench, b->kind, "poll", 1);
+				const struct bench_row *one = find_row(&r->runs[ids[j]].bench, b->kind, b->op, 1);
 
 				if (x && one)
-					sb_addf(sb, " %.1f |", (x->per_call - one->per_call) / (b->fds - 1));
+					sb_addf(sb, " %.1f |", (ins(x) - ins(one)) / (b->fds - 1));
 				else
 					sb_adds(sb, " - |");
 			}
 			sb_addc(sb, '\n');
 		}
 	}
-	sb_addc(sb, '\n');
+	sb_adds(sb, "\nIn parentheses: the ratio to base. Every file type's rows are in\nboot-test.json.\n\n");
+}
+
+static void list_line(struct strbuf *sb, const char *head, const struct strvec *v, const char *sep)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	sb_adds(&t, head);
+	for (size_t i = 0; i < v->n; i++)
+		sb_addf(&t, "%s%s", i ? sep : " ", v->v[i]);
+	sb_adds(&t, v->n ? "." : " none.");
+	/* a list item: wrapped, continuation lines indented */
+	{
+		struct strbuf w = STRBUF_INIT;
+
+		wrap(&w, t.buf, 70);
+		sb_adds(sb, "- ");
+		for (char *p = w.buf; *p; p++) {
+			sb_addc(sb, *p);
+			if (*p == '\n' && p[1])
+				sb_adds(sb, "  ");
+		}
+		sb_release(&w);
+	}
+	sb_release(&t);
 }
 
 char *report_markdown(const struct report *r)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, t = STRBUF_INIT;
 	const struct boot_work *w = r->w;
 	const struct boot_result *base = &r->runs[K_BASE].test;
+	const struct boot_result *b = &r->runs[w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
 	struct counts c = count(base);
-	int ids[NR_KERNELS], nk = kernels(r, ids);
-	struct strvec exercised = STRVEC_INIT, skipped = STRVEC_INIT, unconverted = STRVEC_INIT;
+	int ids[NR_KERNELS], nk = kernels(r, ids), nsym = 0;
+	struct strvec exercised = STRVEC_INIT, unconverted = STRVEC_INIT, missing = STRVEC_INIT;
 
 	sb_adds(&sb, "## Tested\n\n");
-	sb_addf(&sb, "Booted in qemu (x86_64, %s) on Linux %s: ", base->accel ? base->accel : "tcg", w->version);
+	sb_addf(&t, "Booted in qemu (x86_64, %s) on Linux %s: ",
+		base->accel && !strcmp(base->accel, "kvm") ? "KVM" : "TCG", w->version);
 	for (int j = 0; j < nk; j++)
-		sb_addf(&sb, "%s%s", j ? (j == nk - 1 ? " and " : ", ") : "",
+		sb_addf(&t, "%s%s", j ? (j == nk - 1 ? " and " : ", ") : "",
 			ids[j] == K_BASE ? "the base kernel" : ids[j] == K_PATCHED ? "the kernel with this series" :
 			"the two-call variant (4.18's ->get_poll_head() + ->poll_mask(), for comparison)");
-	sb_adds(&sb, ", all built from one tinyconfig-based configuration");
-	{
-		int n = 0;
+	sb_adds(&t, ", all from one tinyconfig-based configuration");
+	for (size_t i = 0; i < w->nsyms; i++)
+		if (w->syms[i].on && w->syms[i].symbol && strcmp(w->syms[i].symbol, "y"))
+			sb_addf(&t, "%sCONFIG_%s", nsym++ ? ", " : " that also enables the converted files' ",
+				w->syms[i].symbol);
+	sb_adds(&t, ".");
+	wrap(&sb, t.buf, 72);
+	sb_addc(&sb, '\n');
+	sb_reset(&t);
 
-		for (size_t i = 0; i < w->nsyms; i++)
-			if (w->syms[i].on && w->syms[i].symbol && strcmp(w->syms[i].symbol, "y"))
-				n++;
-		if (n) {
-			sb_adds(&sb, " with the converted files' options (");
-			for (size_t i = 0, k = 0; i < w->nsyms; i++)
-				if (w->syms[i].on && w->syms[i].symbol && strcmp(w->syms[i].symbol, "y"))
-					sb_addf(&sb, "%sCONFIG_%s", k++ ? ", " : "", w->syms[i].symbol);
-			sb_adds(&sb, ")");
-		}
-	}
-	sb_adds(&sb, ".\n\n");
 	for (size_t i = 0; i < r->nkinds; i++) {
 		const struct guest_kind *k = &r->kinds[i];
-		const struct boot_result *b = &r->runs[w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
 
 		if (kind_converted(r, k) && kind_ok(r, b, k))
 			sv_push(&exercised, k->name);
-		else if (kind_converted(r, k))
-			sv_pushf(&skipped, "%s (%s)", k->name, kind_skip_reason(r, b, k) ? kind_skip_reason(r, b, k)
-											    : "no check passed");
-		else
+		else if (!kind_converted(r, k))
 			sv_push(&unconverted, k->name);
 	}
-	sb_addf(&sb, "A static test program in the initramfs checked readiness and wake-ups of %zu\n"
-		     "file types through poll(), select(), ppoll(), epoll (level-triggered,\n"
-		     "edge-triggered, oneshot), poll()/select()/epoll_wait() blocked and woken by\n"
-		     "another process, io_uring IORING_OP_POLL_ADD and aio IOCB_CMD_POLL: %d checks,\n"
-		     "%d passed, %d skipped (not applicable to the file type), %d known failures\n"
-		     "(TODO, the same on every kernel), %d failed on the base kernel.\n\n",
-		exercised.n + skipped.n + unconverted.n, c.total, c.ok, c.skip, c.todo, c.fail);
-	sb_adds(&sb, "- Converted file types exercised: ");
-	for (size_t i = 0; i < exercised.n; i++)
-		sb_addf(&sb, "%s%s", i ? ", " : "", exercised.v[i]);
-	sb_adds(&sb, exercised.n ? ".\n" : "none.\n");
-	sb_adds(&sb, "- Unchanged file types checked alongside: ");
-	for (size_t i = 0; i < unconverted.n; i++)
-		sb_addf(&sb, "%s%s", i ? ", " : "", unconverted.v[i]);
-	sb_adds(&sb, ".\n");
-	{
-		int n = 0;
-
-		for (size_t i = 0; i < w->nsyms; i++)
-			if (not_exercised(r, i))
-				sb_addf(&sb, "%s%s (%s)", n++ ? "; " : "- Converted files not exercised in the guest: ",
-					w->syms[i].file, not_exercised(r, i));
-		if (n)
-			sb_adds(&sb, ".\n");
-	}
+	for (size_t i = 0; i < w->nsyms; i++)
+		if (not_exercised(r, i))
+			sv_pushf(&missing, "%s (%s)", w->syms[i].file, not_exercised(r, i));
+	sb_addf(&t, "A static test program in the initramfs checked readiness and wake-ups of %zu file types "
+		    "through poll(), select(), ppoll(), epoll (level-triggered, edge-triggered, oneshot), "
+		    "poll(), select() and epoll_wait() blocked and woken by another process, io_uring "
+		    "IORING_OP_POLL_ADD and aio IOCB_CMD_POLL: %d checks per kernel, %d passed, %d skipped "
+		    "(not applicable to the file type), %d known failure%s (TODO, the same on every kernel), "
+		    "%d failed on the base kernel.",
+		r->nkinds, c.total, c.ok, c.skip, c.todo, c.todo == 1 ? "" : "s", c.fail);
+	wrap(&sb, t.buf, 72);
+	sb_addc(&sb, '\n');
+	sb_release(&t);
+	list_line(&sb, "Converted file types exercised:", &exercised, ", ");
+	if (missing.n)
+		list_line(&sb, "Converted files not exercised in the guest:", &missing, "; ");
+	list_line(&sb, "Unchanged file types checked alongside:", &unconverted, ", ");
 	if (!r->failures.n)
-		sb_adds(&sb, "- The same results on every kernel; no panic, oops, WARN, lockdep report or\n"
-			     "  stall in any console log.\n\n");
+		sb_adds(&sb, "- The same results on every kernel; no panic, oops, WARN, lockdep report\n"
+			     "  or stall in any console log.\n\n");
 	else
 		sb_addf(&sb, "- **%zu failure%s** (see boot-test.json).\n\n", r->failures.n,
 			r->failures.n == 1 ? "" : "s");
 	if (r->bench)
 		md_bench(&sb, r);
-	if (w->k[K_TWO_CALL].wanted && w->k[K_TWO_CALL].note)
-		sb_addf(&sb, "The two-call kernel: %s.\n\n", w->k[K_TWO_CALL].note);
-	sb_addf(&sb, "Reproduce (polltax, Debian 12): `%s`, or\n`make boot-test KERNEL=%s SERIES=%s`.\n",
-		r->reproduce, w->tree, r->s->dir);
+	if (w->k[K_TWO_CALL].wanted && w->k[K_TWO_CALL].note) {
+		char *n = xasprintf("The two-call kernel: %s.", w->k[K_TWO_CALL].note);
+
+		wrap(&sb, n, 72);
+		sb_addc(&sb, '\n');
+		free(n);
+	}
+	sb_addf(&sb, "Reproduce (polltax, Debian 12):\n\n    %s\n", r->reproduce);
 	sv_clear(&exercised);
-	sv_clear(&skipped);
 	sv_clear(&unconverted);
+	sv_clear(&missing);
 	return sb_detach(&sb);
 }

@@ -12,14 +12,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+/* sparse cannot parse glibc's VLA parameters in regex.h */
+#ifdef __CHECKER__
+#define __STDC_NO_VLA__ 1
+#endif
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static char *match(regex_t *re, const char *line, int group)
 {
@@ -150,15 +149,13 @@ static void scan_patch(struct series *s, int idx, const char *text)
 	regfree(&re_head);
 }
 
-void series_read(struct series *s, const char *dir)
+/* the *.patch files of DIR, sorted, as full paths */
+static void patches_in(const char *dir, struct strvec *out)
 {
 	struct strvec names = STRVEC_INIT;
 	struct dirent *de;
-	DIR *d;
+	DIR *d = opendir(dir);
 
-	memset(s, 0, sizeof(*s));
-	s->dir = realpath_or_die(dir);
-	d = opendir(s->dir);
 	if (!d)
 		die_code(EXIT_INPUT, "cannot open series directory '%s': %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
@@ -168,18 +165,53 @@ void series_read(struct series *s, const char *dir)
 			sv_push(&names, de->d_name);
 	}
 	closedir(d);
-	if (names.n)
-		qsort(names.v, names.n, sizeof(*names.v), cmp_str);
-	for (size_t i = 0; i < names.n; i++) {
-		char *path = path_join(s->dir, names.v[i]), *text;
+	sv_sort(&names);
+	for (size_t i = 0; i < names.n; i++)
+		sv_pushf(out, "%s/%s", dir, names.v[i]);
+	sv_clear(&names);
+}
+
+/*
+ * "polltax series" splits a long series into DIR/posting-1/, posting-2/, ...
+ * (each may start with the infrastructure patch again): read them in order.
+ */
+static void postings_in(const char *dir, struct strvec *out)
+{
+	for (int i = 1; i < 10000; i++) {
+		char *sub = xasprintf("%s/posting-%d", dir, i);
+
+		if (!is_dir(sub)) {
+			free(sub);
+			break;
+		}
+		patches_in(sub, out);
+		free(sub);
+	}
+}
+
+void series_read(struct series *s, const char *dir)
+{
+	struct strvec paths = STRVEC_INIT;
+	char *first = NULL;
+
+	memset(s, 0, sizeof(*s));
+	s->dir = realpath_or_die(dir);
+	patches_in(s->dir, &paths);
+	if (!paths.n)
+		postings_in(s->dir, &paths);
+	for (size_t i = 0; i < paths.n; i++) {
+		const char *path = paths.v[i], *name = strrchr(path, '/') + 1;
+		char *text;
 
 		if (read_file(path, &text, NULL) < 0)
 			die_code(EXIT_INPUT, "cannot read '%s': %s", path, strerror(errno));
-		if (is_cover(names.v[i], text)) {
-			if (s->cover)
-				warning("'%s' has no diff: left out like the cover letter", path);
-			else
+		if (is_cover(name, text)) {
+			if (!s->cover)
 				s->cover = xstrdup(path);
+			else if (!strstr(name, "cover-letter"))
+				warning("'%s' has no diff: left out like the cover letter", path);
+		} else if (first && !strcmp(first, text)) {
+			;	/* a later posting's copy of the infrastructure patch */
 		} else {
 			char *subj = subject_of(text);
 
@@ -187,13 +219,16 @@ void series_read(struct series *s, const char *dir)
 			sv_push(&s->patches, path);
 			sv_push(&s->subjects, subj);
 			free(subj);
+			if (!first)
+				first = xstrdup(text);
 		}
 		free(text);
-		free(path);
 	}
-	sv_clear(&names);
+	free(first);
+	sv_clear(&paths);
 	if (!s->patches.n)
-		die_code(EXIT_INPUT, "no patches in '%s' (expected git format-patch files, *.patch)", dir);
+		die_code(EXIT_INPUT, "no patches in '%s' (expected git format-patch files, *.patch, "
+			 "or posting-N/ directories of them)", dir);
 	sv_sort(&s->files);
 }
 
@@ -225,47 +260,83 @@ bool series_converts(const struct series *s, const char *file, const char *fn)
 	return false;
 }
 
-/* Remove line LINE (1-based) of TEXT and shrink the new-side count of its hunk. */
+static bool starts(const char *line, const char *prefix)
+{
+	return !strncmp(line, prefix, strlen(prefix));
+}
+
+/* where a hunk ends: the next hunk, the next file, or the signature */
+static bool hunk_end(const char *line)
+{
+	return starts(line, "@@ ") || starts(line, "diff --git ") || !strcmp(line, "-- \n") || !strcmp(line, "-- ");
+}
+
+/*
+ * Remove line LINE (1-based) of TEXT, an added line of a hunk, and keep
+ * the patch valid: the hunk's new-side count shrinks by one; a hunk left
+ * without any change goes (git apply calls it corrupt), and so does a file
+ * left without any hunk.
+ */
 static char *drop_line(const char *text, size_t line)
 {
+	struct strvec v = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	size_t n = 0, hunk = 0, hunk_off = 0;
+	size_t h = 0, e, d = 0;
+	bool changes = false, keep_file = false;
 
 	for (const char *p = text; *p;) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		char *l = xstrndup(p, len);
 
-		n++;
-		if (!strncmp(p, "@@ ", 3) && n < line) {
-			hunk = n;
-			hunk_off = sb.len;
-		}
-		if (n != line)
-			sb_add(&sb, p, len);
+		sv_push(&v, l);
+		free(l);
 		p += len;
 	}
-	if (hunk) {
+	if (line < 1 || line > v.n)
+		BUG("line %zu is not in the patch", line);
+	line--;
+	for (size_t i = 0; i < line; i++) {
+		if (starts(v.v[i], "@@ "))
+			h = i;
+		if (starts(v.v[i], "diff --git "))
+			d = i;
+	}
+	if (!starts(v.v[h], "@@ "))
+		BUG("line %zu is in no hunk", line + 1);
+	v.v[line][0] = '\0';	/* removed */
+	for (e = h + 1; e < v.n && !hunk_end(v.v[e]); e++)
+		if (v.v[e][0] == '+' || v.v[e][0] == '-')
+			changes = true;
+	if (changes) {
 		/* "@@ -a,b +c,d @@": d - 1 */
-		char *h = sb.buf + hunk_off, *plus = strchr(h, '+'), *end;
-		long c, d = 1;
+		char *plus = strchr(v.v[h] + 3, '+'), *after;
+		long c, n = 1;
+		char *hdr;
 
 		if (!plus)
 			BUG("hunk header without a new range");
-		c = strtol(plus + 1, &end, 10);
-		if (*end == ',')
-			d = strtol(end + 1, &end, 10);
-		{
-			char *rest = xstrdup(end);
-			size_t head = (size_t)(plus - sb.buf);
-			struct strbuf out = STRBUF_INIT;
-
-			sb_add(&out, sb.buf, head);
-			sb_addf(&out, "+%ld,%ld%s", c, d - 1, rest);
-			free(rest);
-			sb_release(&sb);
-			return sb_detach(&out);
+		c = strtol(plus + 1, &after, 10);
+		if (*after == ',')
+			n = strtol(after + 1, &after, 10);
+		hdr = xasprintf("%.*s+%ld,%ld%s", (int)(plus - v.v[h]), v.v[h], c, n - 1, after);
+		free(v.v[h]);
+		v.v[h] = hdr;
+	} else {
+		for (size_t i = h; i < e; i++)
+			v.v[i][0] = '\0';
+		for (size_t i = d + 1; i < v.n && !starts(v.v[i], "diff --git ") && strcmp(v.v[i], "-- \n"); i++)
+			if (starts(v.v[i], "@@ "))
+				keep_file = true;
+		for (size_t i = d; !keep_file && i < v.n; i++) {
+			if (i > d && (starts(v.v[i], "diff --git ") || !strcmp(v.v[i], "-- \n")))
+				break;
+			v.v[i][0] = '\0';
 		}
 	}
+	for (size_t i = 0; i < v.n; i++)
+		sb_adds(&sb, v.v[i]);
+	sv_clear(&v);
 	return sb_detach(&sb);
 }
 
@@ -290,7 +361,11 @@ const struct head_site *series_mutate(const struct series *s, const struct strve
 		if (read_file(s->patches.v[i], &text, &len) < 0)
 			die_code(EXIT_INPUT, "cannot read '%s': %s", s->patches.v[i], strerror(errno));
 		out = (int)i == h->patch ? drop_line(text, h->patch_line) : xstrdup(text);
-		dst = path_join(dir, strrchr(s->patches.v[i], '/') + 1);
+		/* from posting-N/ directories: numbered, so that the order survives flattening */
+		if (strncmp(s->patches.v[i], s->dir, strlen(s->dir)) || strchr(s->patches.v[i] + strlen(s->dir) + 1, '/'))
+			dst = xasprintf("%s/%04zu-%s", dir, i + 1, strrchr(s->patches.v[i], '/') + 1);
+		else
+			dst = path_join(dir, strrchr(s->patches.v[i], '/') + 1);
 		if (write_file_atomic(dst, out, strlen(out)) < 0)
 			die("cannot write '%s'", dst);
 		free(dst);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cfacts.c - run cocci/f_poll_head.cocci -D facts on one file and read
+ * cfacts.c - run cocci/poll_facts.cocci -D facts on files and read
  * its lines back (see cfacts.h); find function bodies and identifiers in
  * C text without being fooled by comments and strings.
  */
@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void split_tabs(const char *line, struct strvec *out)
 {
@@ -107,65 +108,125 @@ static void sort_array(json_t *a)
 	free(v);
 }
 
-static json_t *parse_facts(const char *out)
+static json_t *new_facts(void)
 {
-	json_t *f = json_pack("{s:{}, s:[], s:[], s:[], s:[]}", "funcs", "decls", "assigns", "anons", "calls");
+	return json_pack("{s:{}, s:[], s:[], s:[], s:[], s:[]}", "funcs", "decls", "assigns", "anons", "calls",
+			 "anonexits");
+}
 
+/* Lines of -D facts output into FILES (an object rel -> facts); lines of other files are dropped. */
+static void parse_facts(const char *out, json_t *files)
+{
 	for (const char *l = out; l && *l;) {
 		const char *e = strchr(l, '\n');
 		char *line = xstrndup(l, e ? (size_t)(e - l) : strlen(l));
 		struct strvec c = STRVEC_INIT;
+		json_t *f;
 
 		split_tabs(line, &c);
-		if (!strcmp(c.v[0], "func") && c.n >= 3) {
-			if (!json_object_get(json_object_get(f, "funcs"), c.v[1]))
-				json_object_set_new(json_object_get(f, "funcs"), c.v[1],
-						    json_pack("{s:i, s:o}", "line", atoi(c.v[2]), "params",
-							      parse_params(c.n > 3 ? c.v[3] : "")));
-		} else if (!strcmp(c.v[0], "decl") && c.n >= 6) {
+		f = c.n >= 2 ? json_object_get(files, !strncmp(c.v[1], "./", 2) ? c.v[1] + 2 : c.v[1]) : NULL;
+		if (!f) {
+			/* not a facts line, or a file not asked for */
+		} else if (!strcmp(c.v[0], "func") && c.n >= 4) {
+			if (!json_object_get(json_object_get(f, "funcs"), c.v[2]))
+				json_object_set_new(json_object_get(f, "funcs"), c.v[2],
+						    json_pack("{s:i, s:o}", "line", atoi(c.v[3]), "params",
+							      parse_params(c.n > 4 ? c.v[4] : "")));
+		} else if (!strcmp(c.v[0], "decl") && c.n >= 7) {
 			json_array_append_new(json_object_get(f, "decls"),
-					      json_pack("{s:s, s:i, s:s, s:o, s:o}", "func", c.v[1], "line",
-							atoi(c.v[2]), "var", c.v[3], "type", norm_str(c.v[4]),
-							"init", norm_str(c.v[5])));
-		} else if (!strcmp(c.v[0], "var") && c.n >= 5) {
+					      json_pack("{s:s, s:i, s:s, s:o, s:o}", "func", c.v[2], "line",
+							atoi(c.v[3]), "var", c.v[4], "type", norm_str(c.v[5]),
+							"init", norm_str(c.v[6])));
+		} else if (!strcmp(c.v[0], "var") && c.n >= 6) {
 			json_array_append_new(json_object_get(f, "decls"),
-					      json_pack("{s:s, s:i, s:s, s:o, s:s}", "func", c.v[1], "line",
-							atoi(c.v[2]), "var", c.v[3], "type", norm_str(c.v[4]),
+					      json_pack("{s:s, s:i, s:s, s:o, s:s}", "func", c.v[2], "line",
+							atoi(c.v[3]), "var", c.v[4], "type", norm_str(c.v[5]),
 							"init", ""));
-		} else if (!strcmp(c.v[0], "assign") && c.n >= 5) {
+		} else if (!strcmp(c.v[0], "assign") && c.n >= 6) {
 			json_array_append_new(json_object_get(f, "assigns"),
-					      json_pack("{s:s, s:i, s:o, s:o}", "func", c.v[1], "line", atoi(c.v[2]),
-							"lhs", norm_str(c.v[3]), "rhs", norm_str(c.v[4])));
-		} else if (!strcmp(c.v[0], "anon") && c.n >= 7) {
+					      json_pack("{s:s, s:i, s:o, s:o}", "func", c.v[2], "line", atoi(c.v[3]),
+							"lhs", norm_str(c.v[4]), "rhs", norm_str(c.v[5])));
+		} else if (!strcmp(c.v[0], "anon") && c.n >= 8) {
 			json_array_append_new(json_object_get(f, "anons"),
-					      json_pack("{s:s, s:i, s:s, s:o, s:o, s:o}", "func", c.v[1], "line",
-							atoi(c.v[2]), "callee", c.v[3], "lhs", norm_str(c.v[4]),
-							"fops", norm_str(c.v[5]), "priv", norm_str(c.v[6])));
-		} else if (!strcmp(c.v[0], "call") && c.n >= 4) {
+					      json_pack("{s:s, s:i, s:s, s:o, s:o, s:o}", "func", c.v[2], "line",
+							atoi(c.v[3]), "callee", c.v[4], "lhs", norm_str(c.v[5]),
+							"fops", norm_str(c.v[6]), "priv", norm_str(c.v[7])));
+		} else if (!strcmp(c.v[0], "anonexit") && c.n >= 5) {
+			json_array_append_new(json_object_get(f, "anonexits"),
+					      json_pack("{s:s, s:i, s:b}", "func", c.v[2], "line", atoi(c.v[3]),
+							"leaves", atoi(c.v[4]) == 1));
+		} else if (!strcmp(c.v[0], "call") && c.n >= 5) {
 			json_t *args = json_array();
 
-			for (size_t i = 4; i < c.n; i++)
+			for (size_t i = 5; i < c.n; i++)
 				json_array_append_new(args, norm_str(c.v[i]));
 			json_array_append_new(json_object_get(f, "calls"),
-					      json_pack("{s:s, s:i, s:s, s:o}", "func", c.v[1], "line", atoi(c.v[2]),
-							"callee", c.v[3], "args", args));
+					      json_pack("{s:s, s:i, s:s, s:o}", "func", c.v[2], "line", atoi(c.v[3]),
+							"callee", c.v[4], "args", args));
 		}
 		sv_clear(&c);
 		free(line);
 		l = e ? e + 1 : NULL;
 	}
+}
+
+static void sort_facts(json_t *f)
+{
 	sort_array(json_object_get(f, "decls"));
 	sort_array(json_object_get(f, "assigns"));
 	sort_array(json_object_get(f, "anons"));
 	sort_array(json_object_get(f, "calls"));
-	return f;
+}
+
+int cfacts_prefetch(json_t *cache, const char *root, const struct strvec *rels, const char *cocci_dir, int jobs)
+{
+	json_t *want = json_object(), *f;
+	struct strbuf groups = STRBUF_INIT, out = STRBUF_INIT;
+	char *sp = path_join(cocci_dir, "poll_facts.cocci"), *gfile = NULL;
+	char *js = xasprintf("%d", jobs > 0 ? jobs : 1), *tmpd = xasprintf("%s/tmp", cache_root());
+	const char *key;
+	int rc = 0;
+
+	for (size_t i = 0; i < rels->n; i++)
+		if (!json_object_get(cache, rels->v[i]) && !json_object_get(want, rels->v[i])) {
+			json_object_set_new(want, rels->v[i], new_facts());
+			sb_addf(&groups, "%s\n\n", rels->v[i]);
+		}
+	if (json_object_size(want)) {
+		gfile = xasprintf("%s/facts-groups.%d", tmpd, (int)getpid());
+		if (mkdir_p(tmpd) < 0 || write_file_atomic(gfile, groups.buf, groups.len) < 0) {
+			rc = -1;
+		} else {
+			const char *argv[] = { "spatch", "--sp-file", sp, "-D", "facts", "--very-quiet", "--no-includes",
+					       "--timeout", "300", "--jobs", js, "--chunksize", "1", "--file-groups",
+					       gfile, NULL };
+
+			rc = run_cmd(argv, root, &out, true) == 0 ? 0 : -1;
+			unlink(gfile);
+		}
+		if (rc == 0) {
+			parse_facts(out.buf ? out.buf : "", want);
+			json_object_foreach(want, key, f) {
+				sort_facts(f);
+				json_object_set(cache, key, f);
+			}
+		}
+	}
+	json_decref(want);
+	sb_release(&groups);
+	sb_release(&out);
+	free(gfile);
+	free(sp);
+	free(js);
+	free(tmpd);
+	return rc;
 }
 
 json_t *cfacts_get(json_t *cache, const char *root, const char *rel, const char *cocci_dir, char **err)
 {
-	json_t *f = json_object_get(cache, rel);
+	json_t *f = json_object_get(cache, rel), *want;
 	struct strbuf out = STRBUF_INIT;
-	char *sp = path_join(cocci_dir, "f_poll_head.cocci");
+	char *sp = path_join(cocci_dir, "poll_facts.cocci");
 	const char *argv[] = { "spatch", "--sp-file", sp, "-D", "facts", "--very-quiet", "--no-includes",
 			       "--timeout", "300", rel, NULL };
 	int rc;
@@ -179,9 +240,14 @@ json_t *cfacts_get(json_t *cache, const char *root, const char *rel, const char 
 		sb_release(&out);
 		return NULL;
 	}
-	f = parse_facts(out.buf ? out.buf : "");
+	want = json_object();
+	json_object_set_new(want, rel, new_facts());
+	parse_facts(out.buf ? out.buf : "", want);
+	f = json_object_get(want, rel);
+	sort_facts(f);
+	json_object_set(cache, rel, f);
+	json_decref(want);
 	sb_release(&out);
-	json_object_set_new(cache, rel, f);
 	return f;
 }
 
@@ -211,6 +277,21 @@ static const char *skip_noncode(const char *p, const char *end)
 static bool word_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Is P (a name) the first argument of SYSCALL_DEFINEn( or COMPAT_SYSCALL_DEFINEn(? */
+static bool syscall_define(const char *text, const char *p)
+{
+	const char *q = p;
+
+	while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	if (q == text || q[-1] != '(')
+		return false;
+	q--;
+	while (q > text && q[-1] >= '0' && q[-1] <= '9')
+		q--;
+	return q - text >= 14 && !strncmp(q - 14, "SYSCALL_DEFINE", 14);
 }
 
 bool cfacts_func_body(const char *text, const char *name, size_t *start, size_t *end)
@@ -247,6 +328,12 @@ bool cfacts_func_body(const char *text, const char *name, size_t *start, size_t 
 
 			while (r < e && (*r == ' ' || *r == '\t' || *r == '\n'))
 				r++;
+			if (r < e && (*r == ',' || *r == ')') && syscall_define(text, p)) {
+				/* SYSCALL_DEFINEn(name, ...): back to the macro's "(" */
+				r = p;
+				while (r > text && *r != '(')
+					r--;
+			}
 			if (r < e && *r == '(') {
 				for (; r < e; r++) {
 					if (*r == '(')

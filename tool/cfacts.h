@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cfacts.h - what the convert stage needs to know about the functions of
- * one file, from cocci/f_poll_head.cocci -D facts: parameters, local
+ * one file, from cocci/poll_facts.cocci -D facts: parameters, local
  * variables with their definitions, assignments, anon_inode_getfile()
  * calls and the calls a poll function hands its poll_table to.  And the
  * text helpers that find a function's body in a file.
@@ -23,6 +23,9 @@
  * spatch fails.
  */
 json_t *cfacts_get(json_t *cache, const char *root, const char *rel, const char *cocci_dir, char **err);
+
+/* Fill CACHE with the facts of RELS in one spatch run (one file group each, JOBS at a time). */
+int cfacts_prefetch(json_t *cache, const char *root, const struct strvec *rels, const char *cocci_dir, int jobs);
 
 /* Byte range of the body (from "{" to "}" inclusive) of the definition of NAME in TEXT. */
 bool cfacts_func_body(const char *text, const char *name, size_t *start, size_t *end);

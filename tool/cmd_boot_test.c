@@ -47,13 +47,17 @@ static const char usage[] =
 "      --mutate[=FILE]   remove one f_poll_head assignment from (a copy of) the\n"
 "                        series first, in FILE or else in a file the guest\n"
 "                        exercises: the run must then fail and name the file type\n"
-"      --timeout SEC     hard limit per boot (default: 1200)\n"
+"      --timeout SEC     hard limit per boot (default: 600)\n"
 "      --accel A         auto, tcg or kvm for the checks (default: auto: KVM if\n"
 "                        /dev/kvm works, else TCG); the benchmark is always TCG\n"
 "      --work DIR        scratch directory (default: ~/.cache/polltax/boot/<tree>)\n"
 "      --guest PROG      the guest program (default: boot/polltest beside polltax)\n"
+"      --kernel-patches DIR  the infrastructure patches (default: kernel-patches/\n"
+"                        of this polltax)\n"
 "      --busybox PROG    a static busybox (default: /bin/busybox, busybox-static)\n"
 "      --qemu PROG       default: qemu-system-x86_64 (qemu-system-x86)\n"
+"      --guest-args ARGS more arguments for the guest program, ':' for spaces\n"
+"                        (e.g. -k:eventfd,pipe runs only those file types)\n"
 "      --plan            print what the series converts, which file types the\n"
 "                        guest exercises and the converted files' Kconfig\n"
 "                        symbols, then stop (with --mutate: write the mutated\n"
@@ -171,13 +175,16 @@ int cmd_boot_test(int argc, char **argv)
 		{ "guest", required_argument, NULL, 'g' },
 		{ "busybox", required_argument, NULL, 'b' },
 		{ "qemu", required_argument, NULL, 'Q' },
+		{ "guest-args", required_argument, NULL, 'A' },
+		{ "kernel-patches", required_argument, NULL, 'k' },
 		{ "plan", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = "boot-test-out", *kernels = "base,patched,two-call", *work = NULL, *mutate = NULL;
-	struct guest_opts go = { "qemu-system-x86_64", "auto", 1200, NULL, "/bin/busybox" };
+	const char *kpatches = NULL;
+	struct guest_opts go = { "qemu-system-x86_64", "auto", 600, NULL, "/bin/busybox", NULL };
 	struct series s, mutated;
 	struct series *use = &s;
 	struct boot_work w;
@@ -214,6 +221,12 @@ int cmd_boot_test(int argc, char **argv)
 		case 'g': guest = xstrdup(optarg); break;
 		case 'b': go.busybox = optarg; break;
 		case 'Q': go.qemu = optarg; break;
+		case 'k': kpatches = optarg; break;
+		case 'A':
+			if (strchr(optarg, ' '))
+				die_code(EXIT_USAGE, "--guest-args: write ':' for spaces: '%s'", optarg);
+			go.args = optarg;
+			break;
 		case 'P': plan = true; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
@@ -286,7 +299,7 @@ int cmd_boot_test(int argc, char **argv)
 	rep.bench = bench;
 	rep.reproduce = cmdline.buf;
 
-	work_apply(&w, use, kernel_patches_dir());
+	work_apply(&w, use, kpatches ? kpatches : kernel_patches_dir());
 	work_config(&w, use);
 	for (int i = 0; i < NR_KERNELS; i++)
 		if (w.k[i].wanted)

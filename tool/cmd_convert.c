@@ -106,6 +106,7 @@ int cmd_convert(int argc, char **argv)
 
 	/* plan on the tree itself (read only) */
 	convert_init(&cv, t.root, cocci_dir());
+	convert_prefetch(&cv, impls, online_cpus());
 	json_array_foreach(impls, i, x) {
 		const char *fn = json_string_value(json_object_get(x, "function"));
 		json_t *p;

@@ -48,11 +48,13 @@ static void parse_lines(const char *buf, json_t *out)
 {
 	for (const char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		const char *e = strchr(l, '\n');
-		char *line = e ? xstrndup(l, (size_t)(e - l)) : xstrdup(l);
+		char *raw = e ? xstrndup(l, (size_t)(e - l)) : xstrdup(l);
+		char *line = utf8_safe(raw);	/* file names and heads as the facts have them */
 		char *f[9];
 		int n = 0;
 		char *save = line;
 
+		free(raw);
 		if (strncmp(line, "polltax-cocci\t", 14)) {
 			free(line);
 			continue;
@@ -156,6 +158,9 @@ json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool q
 		sv_push(&argv, jobsarg);
 		sv_push(&argv, "--chunksize");
 		sv_push(&argv, "1");
+		/* its parallel jobs' directory, by default in the cwd: the user's tree */
+		sv_push(&argv, "--tmp-dir");
+		sv_pushf(&argv, "%s/jobs", dir);
 		sv_push(&argv, "--ifdef-to-if");
 		sv_push(&argv, "--macro-file");
 		sv_push(&argv, macros);
@@ -180,14 +185,16 @@ json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool q
 			/* write a cache entry per file, even an empty one */
 			for (size_t i = 0; i < files->n; i++) {
 				struct strbuf e = STRBUF_INIT;
+				char *safe;
 
 				if (!sv_contains(&todo, files->v[i]))
 					continue;
+				safe = utf8_safe(files->v[i]);
 				json_object_foreach(fresh, k, v) {
-					if (strcmp(json_string_value(json_object_get(v, "file")), files->v[i]))
+					if (strcmp(json_string_value(json_object_get(v, "file")), safe))
 						continue;
 					sb_addf(&e, "polltax-cocci\t%s\t%lld\t%s\t%s\t%s\t%lld\t%s\t%s\n",
-						files->v[i], json_integer_value(json_object_get(v, "line")),
+						safe, json_integer_value(json_object_get(v, "line")),
 						json_string_value(json_object_get(v, "function")),
 						json_string_value(json_object_get(v, "ops_type")),
 						json_string_value(json_object_get(v, "class")),
@@ -198,6 +205,7 @@ json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool q
 				if (rc == 0)
 					write_file_atomic(keys[i], e.buf ? e.buf : "", e.len);
 				sb_release(&e);
+				free(safe);
 			}
 			json_object_update(out, fresh);
 			json_decref(fresh);

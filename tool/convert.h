@@ -28,6 +28,9 @@ struct convert {
 void convert_init(struct convert *c, const char *root, const char *cocci_dir);
 void convert_release(struct convert *c);
 
+/* Read the facts of every file the plans of IMPLS will need, in one spatch run. */
+void convert_prefetch(struct convert *c, json_t *impls, int jobs);
+
 /*
  * Plan the conversion of IMPL (an element of polltax.json's
  * "implementations").  Returns

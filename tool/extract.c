@@ -1329,7 +1329,7 @@ static void skipped_events(struct ectx *x, CXCursor fn, struct fstate *fs)
 	size_t size;
 	char *text, *ptname;
 	unsigned line = fa.line;
-	json_t *seen = json_object(), *ev;
+	json_t *seen, *ev;
 	size_t i;
 
 	if (!fa.file || !clang_File_isEqual(fa.file, x->mainfile))
@@ -1346,9 +1346,9 @@ static void skipped_events(struct ectx *x, CXCursor fn, struct fstate *fs)
 	}
 	if (!strstr(text, "#if")) {
 		free(text);
-		json_decref(seen);
 		return;
 	}
+	seen = json_object();	/* only now: the returns above would leak it */
 	/* blank comments and strings, keeping newlines */
 	for (char *p = text; *p; p++) {
 		if (p[0] == '/' && p[1] == '*') {

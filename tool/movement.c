@@ -341,7 +341,7 @@ void movement_html(struct strbuf *sb, json_t *mv, const char *url)
 	sb_adds(sb, " Matched by file and function; <code>not-poll</code> members are left out. "
 		    "Links point into the newer tree.</p>\n");
 	if (asize(mv, "transitions")) {
-		sb_adds(sb, "<table class=\"grid\"><tr><th>class before</th><th>class after</th>"
+		sb_adds(sb, "<table class=\"grid\" style=\"width:auto\"><tr><th>class before</th><th>class after</th>"
 			    "<th class=\"n\">implementations</th></tr>\n");
 		json_array_foreach(json_object_get(mv, "transitions"), i, x) {
 			sb_adds(sb, "<tr><td>");

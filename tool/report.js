@@ -46,6 +46,7 @@
 				var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1;
 				sortTable(table, th.cellIndex, dir);
 			}
+			th.tabIndex = 0;
 			th.addEventListener('click', go);
 			th.addEventListener('keydown', function (e) { if (e.key === 'Enter') go(); });
 		});

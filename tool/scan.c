@@ -30,7 +30,7 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "5"
+#define FACTS_VERSION "6"
 
 
 struct unit {

@@ -3,7 +3,7 @@
  * bench.c - "polltest bench": the poll tax, modelled on will-it-scale
  * poll1/poll2.  For every kind that can be made ready: poll() on 1 and on
  * 128 ready descriptors, and epoll_wait() on an epoll instance holding 128
- * ready descriptors, each in a loop.
+ * ready descriptors (and on one), each in a loop.
  *
  * The boot test runs this under qemu -icount shift=0,sleep=off: one
  * nanosecond of the guest's virtual clock is then one guest instruction,
@@ -169,7 +169,14 @@ static void bench_kind(const struct kind *k)
 		measure(&b, k->name, OP_POLL, NFDS, -1);
 		if (!(k->flags & K_NO_EPOLL)) {
 			int ep = epoll_create1(EPOLL_CLOEXEC);
+			struct epoll_event one = { .events = (unsigned)b.events };
 			int i;
+
+			/* one descriptor first, so that the cost per extra descriptor shows */
+			if (ep >= 0 && !epoll_ctl(ep, EPOLL_CTL_ADD, b.fds[0], &one)) {
+				measure(&b, k->name, OP_EPOLL, 1, ep);
+				epoll_ctl(ep, EPOLL_CTL_DEL, b.fds[0], NULL);
+			}
 
 			for (i = 0; ep >= 0 && i < NFDS; i++) {
 				struct epoll_event ev = { .events = (unsigned)b.events, .data.u32 = (unsigned)i };

@@ -418,7 +418,19 @@ struct uffd_state {
 	size_t size;
 	pthread_t thread;
 	atomic_bool running;
+	bool broken;		/* the page could not be made missing again */
 };
+
+static int uffd_register(int fd, struct uffd_state *s)
+{
+	struct uffdio_register reg;
+
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (unsigned long)s->page;
+	reg.range.len = s->size;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	return ioctl(fd, UFFDIO_REGISTER, &reg) ? neg_errno() : 0;
+}
 
 static void *uffd_toucher(void *arg)
 {
@@ -431,7 +443,6 @@ static void *uffd_toucher(void *arg)
 static int uffd_open(struct fixture *f)
 {
 	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg;
 	struct uffd_state *s;
 
 	f->fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
@@ -451,11 +462,7 @@ static int uffd_open(struct fixture *f)
 		s->page = NULL;
 		return neg_errno();
 	}
-	memset(&reg, 0, sizeof(reg));
-	reg.range.start = (unsigned long)s->page;
-	reg.range.len = s->size;
-	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
-	return ioctl(f->fd, UFFDIO_REGISTER, &reg) ? neg_errno() : 0;
+	return uffd_register(f->fd, s);
 }
 
 static int uffd_trigger(struct fixture *f)
@@ -463,6 +470,8 @@ static int uffd_trigger(struct fixture *f)
 	struct uffd_state *s = f->priv;
 	int r;
 
+	if (s->broken)
+		return -EIO;
 	if (atomic_exchange(&s->running, true))
 		return 0;	/* a fault is already pending */
 	r = pthread_create(&s->thread, NULL, uffd_toucher, s);
@@ -490,7 +499,13 @@ static void uffd_resolve(struct fixture *f)
 	}
 	pthread_join(s->thread, NULL);
 	atomic_store(&s->running, false);
-	madvise(s->page, s->size, MADV_DONTNEED);
+	/*
+	 * Make the page missing again for the next fault: a fresh mapping in
+	 * its place, registered again (tinyconfig has no madvise()).
+	 */
+	if (mmap(s->page, s->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+	    s->page || uffd_register(f->fd, s))
+		s->broken = true;
 }
 
 static int uffd_drain(struct fixture *f)

@@ -84,6 +84,38 @@ int aio_submit_poll(unsigned long ctx, int fd, unsigned events, uint64_t tag);
 /* 1 with *res, 0 on timeout, -errno */
 int aio_wait(unsigned long ctx, int timeout_ms, int64_t *res);
 
+/* polltest.c and checks.c */
+enum result { RES_OK, RES_FAIL, RES_SKIP };
+
+struct outcome {
+	enum result r;
+	char msg[240];
+};
+
+enum need {
+	N_NOT_READY = 1 << 0,	/* the kind must have a not-ready state */
+	N_DRAIN = 1 << 1,
+	N_LEVEL = 1 << 2,	/* ->poll must not consume the event */
+	N_EPOLL = 1 << 3,
+	N_WAKE = 1 << 4,	/* names end in "woken by another process/thread" */
+};
+
+struct check {
+	const char *name;	/* N_WAKE: "... woken by" + who() */
+	unsigned need;
+	void (*fn)(const struct kind *, struct fixture *, struct outcome *);
+};
+
+extern const struct check checks[];
+extern const size_t nr_checks;
+extern int wake_timeout_ms;
+__attribute__((format(printf, 2, 3)))
+void fail(struct outcome *o, const char *fmt, ...);
+void skip(struct outcome *o, const char *why);
+/* why check needs NEED do not apply to the kind, or NULL */
+const char *not_applicable(const struct kind *k, unsigned need);
+const char *who(const struct kind *k);
+
 /* bench.c */
 int bench_main(int argc, char **argv);
 

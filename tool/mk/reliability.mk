@@ -25,17 +25,17 @@ FUZZ_BIN       := $(FUZZ_BUILD)/fuzz_extract
 .PHONY: asan fuzz fuzz-build reliability-deps
 
 # valgrind for tests/valgrind.t.sh, libclang-rt for libFuzzer, jq and
-# python3 to read the JSON in the suites
+# python3 to read the JSON, util-linux and procps for the interruption cases
 test: reliability-deps
 reliability-deps:
-	@tool/ensure-packages valgrind libclang-rt-14-dev jq python3 util-linux
+	@tool/ensure-packages valgrind libclang-rt-14-dev jq python3 util-linux procps
 
 asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CFLAGS='$(ASAN_CFLAGS)' $(ASAN_BUILD)/polltax
 
 fuzz-build: $(FUZZ_BIN)
 
-$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard tool/*.h)
+$(FUZZ_BIN): $(FUZZ_SRCS) tool/util.h tool/extract.h tool/classify.h tool/tree.h
 	@mkdir -p $(dir $@)
 	$(quiet) FUZZCC $@
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SRCS) $(LDLIBS)

@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Suite: "polltax series" and "polltax verify" on the fixture tree.
+#   - series writes a cover letter, the patches (with To:/Cc: from
+#     get_maintainer.pl), README.md and series.json, and never writes into
+#     the tree;
+#   - the same input gives byte-identical output;
+#   - verify applies every patch in a scratch tree, compiles the touched
+#     files with gcc -Werror and sparse before and after each one, runs
+#     checkpatch --strict: all pass;
+#   - the whole fixture tree, with the series applied, still passes its
+#     "make check" (gcc, clang, sparse over every file);
+#   - on a git clone of the fixture: the cover letter has base-commit:,
+#     --split-per-driver and --max-patches split the series into postings
+#     with one cover letter each, and the clone is left as it was;
+#   - bad input is refused in git's voice: no identity, a missing
+#     infrastructure patch, an output directory that is not ours.
+# Environment: POLLTAX, TOP, WORK (as tests/run.sh sets them).  Prints TEST
+# lines and ends with "RESULT <passed> <failed>".
+
+set -u
+: "${POLLTAX:?}" "${TOP:?}" "${WORK:?}"
+FIX=$TOP/tests/fixtures/tree
+T=$WORK/series
+ID="Polly Tax <polly@example.org>"
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); printf '  FAIL: %s\n' "$1"; }
+check() { # check NAME CONDITION-RESULT MESSAGE
+	printf 'TEST series: %s\n' "$1"
+	if [ "$2" = ok ]; then pass; else fail "$3"; fi
+}
+
+rm -rf "$T"
+mkdir -p "$T"
+SCAN=$WORK/fixture
+if [ ! -f "$SCAN/polltax.json" ]; then
+	SCAN=$T/scan
+	"$POLLTAX" scan -q -j 2 -o "$SCAN" "$FIX" 2>"$T/scan.err" || {
+		check "scan of the fixture tree" bad "$(cat "$T/scan.err")"
+		echo "RESULT $passed $failed"
+		exit 0
+	}
+fi
+before=$(cd "$FIX" && find . -type f -newer "$SCAN/polltax.json" | wc -l)
+
+# 1. the series
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out" "$FIX" 2>"$T/series.err"
+rc=$?
+[ $rc -eq 0 ] && r=ok || r=bad
+check "series runs on the fixture tree" $r "exit $rc: $(cat "$T/series.err")"
+n=$(ls "$T/out"/0[0-9][0-9][1-9]-*.patch 2>/dev/null | wc -l)
+[ -f "$T/out/0000-cover-letter.patch" ] && [ -f "$T/out/README.md" ] && [ -f "$T/out/series.json" ] && [ "$n" -ge 2 ] &&
+	r=ok || r=bad
+check "cover letter, $n patches, README.md and series.json" $r "$(ls "$T/out")"
+r=ok
+for p in "$T/out"/0*.patch; do
+	grep -q '^To: ' "$p" && grep -q '^Signed-off-by: Polly Tax <polly@example.org>$' "$p" ||
+		{ [ "${p##*/}" = 0000-cover-letter.patch ] && grep -q '^To: ' "$p"; } || r=bad
+done
+check "every patch has To: and Signed-off-by:" $r "a patch lacks To: or Signed-off-by:"
+grep -q 'CHAR and MISC DRIVERS' "$T/out"/0001-*.patch && grep -q 'carl.charson@example.org' "$T/out"/0001-*.patch &&
+	r=ok || r=bad
+check "patches are grouped per MAINTAINERS section" $r "$(head -8 "$T/out"/0001-*.patch)"
+grep -q 'a11e1d432b51' "$T/out/0000-cover-letter.patch" && grep -q '^multi (' "$T/out/0000-cover-letter.patch" &&
+	grep -q 'refused by the conversion' "$T/out/0000-cover-letter.patch" && grep -q 'spatch --sp-file' "$T/out/0000-cover-letter.patch" &&
+	r=ok || r=bad
+check "cover letter: the revert, flagged classes, refusals, the commands" $r "see $T/out/0000-cover-letter.patch"
+after=$(cd "$FIX" && find . -type f -newer "$SCAN/polltax.json" | wc -l)
+[ "$before" = "$after" ] && r=ok || r=bad
+check "the fixture tree is not written to" $r "$((after - before)) files changed"
+
+# 2. byte-identical output
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out2" "$FIX" 2>"$T/series2.err"
+diff -r "$T/out" "$T/out2" >"$T/determinism.diff" 2>&1 && r=ok || r=bad
+check "same input, byte-identical output" $r "$(head -20 "$T/determinism.diff")"
+
+# 3. verify
+"$POLLTAX" verify -q -o "$T/verify.md" "$T/out" "$FIX" >"$T/verify.out" 2>"$T/verify.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^PASS: ' "$T/verify.out" && r=ok || r=bad
+check "verify: git am, gcc -Werror, sparse, checkpatch --strict on every patch" $r \
+	"exit $rc: $(cat "$T/verify.out" "$T/verify.err")"
+
+# 4. the whole tree with the series applied still checks
+rm -rf "$T/applied" && cp -R "$FIX" "$T/applied"
+r=ok
+for p in "$T/out"/0*.patch; do
+	[ "${p##*/}" = 0000-cover-letter.patch ] && continue
+	(cd "$T/applied" && patch -s -p1 <"$p") >>"$T/applied.log" 2>&1 || r=bad
+done
+[ $r = ok ] && make -s -C "$T/applied" check >>"$T/applied.log" 2>&1 || r=bad
+check "the converted fixture tree passes make check (gcc, clang, sparse)" $r "$(tail -20 "$T/applied.log")"
+
+# 5. a git clone, one patch per driver, postings of at most 4
+G=$T/clone
+rm -rf "$G" && cp -R "$FIX" "$G"
+(cd "$G" && git init -q && git add -A && GIT_AUTHOR_DATE=2024-01-01T00:00:00Z GIT_COMMITTER_DATE=2024-01-01T00:00:00Z \
+	git -c user.name=Fixture -c user.email=fixture@example.org commit -q -m "fixture: the tree") ||
+	fail "cannot make a git clone of the fixture"
+head=$(git -C "$G" rev-parse HEAD)
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --split-per-driver --max-patches 4 -o "$T/split" "$G" \
+	2>"$T/split.err"
+rc=$?
+np=$(ls -d "$T/split"/posting-* 2>/dev/null | wc -l)
+[ $rc -eq 0 ] && [ "$np" -ge 2 ] && r=ok || r=bad
+check "--split-per-driver --max-patches 4: $np postings" $r "exit $rc: $(cat "$T/split.err"); $(ls "$T/split")"
+r=ok
+for d in "$T/split"/posting-*; do
+	[ -f "$d/0000-cover-letter.patch" ] || r=bad
+	m=$(ls "$d"/0*.patch | wc -l)
+	[ "$m" -le 5 ] || r=bad
+	grep -q "^base-commit: $head" "$d/0000-cover-letter.patch" || r=bad
+done
+grep -q 'posting-2' "$T/split/README.md" || r=bad
+check "each posting: a cover letter with base-commit:, at most 4 patches; README maps them" $r "$(ls -R "$T/split")"
+[ -z "$(git -C "$G" status --porcelain)" ] && [ "$(git -C "$G" worktree list | wc -l)" -eq 1 ] &&
+	[ "$(git -C "$G" rev-parse HEAD)" = "$head" ] && r=ok || r=bad
+check "the git clone is left as it was" $r "$(git -C "$G" status --porcelain; git -C "$G" worktree list)"
+"$POLLTAX" verify -q "$T/split" "$G" >"$T/split-verify.out" 2>&1 && r=ok || r=bad
+check "verify on the postings, in order" $r "$(cat "$T/split-verify.out")"
+
+# 6. bad input
+HOME=$T/nohome GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+	"$POLLTAX" series -q --scan "$SCAN" -o "$T/noid" "$FIX" >/dev/null 2>"$T/noid.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q 'fatal: no identity to sign the patches off with' "$T/noid.err" && r=ok || r=bad
+check "no identity: a clear error" $r "exit $rc: $(cat "$T/noid.err")"
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --infra "$T/none.patch" -o "$T/noinfra" "$FIX" >/dev/null 2>"$T/noinfra.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "cannot read the infrastructure patch" "$T/noinfra.err" && r=ok || r=bad
+check "a missing infrastructure patch is refused" $r "exit $rc: $(cat "$T/noinfra.err")"
+mkdir -p "$T/notours" && echo keep >"$T/notours/file"
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/notours" "$FIX" >/dev/null 2>"$T/notours.err"
+rc=$?
+[ $rc -eq 2 ] && [ -f "$T/notours/file" ] && r=ok || r=bad
+check "an output directory that is not ours is not replaced" $r "exit $rc: $(cat "$T/notours.err")"
+
+echo "RESULT $passed $failed"

@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * convert_apply.c - apply a plan (convert.h): cocci/poll_mask.cocci on the
+ * files of the poll side, cocci/f_poll_head.cocci per creation site (and a
+ * new ->open() written before the poll function), ops built by macros as
+ * text; then check what spatch did (no reference to the old name, no use
+ * of the poll_table, one f_poll_head line per site) and tidy what it left
+ * (alignment of the members it wrote, blank lines where poll_wait() was,
+ * the kernel-doc).  Any failure restores every file.
+ */
+#define _GNU_SOURCE
+#include "convert_int.h"
+#include "cfacts.h"
+#include "headexpr.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- applying ---- */
+
+struct saved {
+	struct strvec names;
+	struct strvec texts;
+};
+
+static void save_files(struct convert *c, const struct strvec *files, struct saved *sv)
+{
+	for (size_t i = 0; i < files->n; i++) {
+		char *t = cv_read_rel(c, files->v[i]);
+
+		sv_push(&sv->names, files->v[i]);
+		sv_push(&sv->texts, t ? t : "");
+		free(t);
+	}
+}
+
+static void restore_files(struct convert *c, struct saved *sv)
+{
+	for (size_t i = 0; i < sv->names.n; i++) {
+		char *p = path_join(c->root, sv->names.v[i]);
+
+		if (write_file_atomic(p, sv->texts.v[i], strlen(sv->texts.v[i])) < 0)
+			die("cannot restore '%s'", p);
+		free(p);
+	}
+}
+
+static const char *saved_text(struct saved *sv, const char *rel)
+{
+	for (size_t i = 0; i < sv->names.n; i++)
+		if (!strcmp(sv->names.v[i], rel))
+			return sv->texts.v[i];
+	return NULL;
+}
+
+static int spatch(struct convert *c, struct strvec *argv, char **reason)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc;
+
+	rc = run_cmd((const char *const *)argv->v, c->root, &out, true);
+	sb_release(&out);
+	if (rc != 0) {
+		*reason = xasprintf("spatch failed (exit %d)", rc);
+		return -1;
+	}
+	return 0;
+}
+
+static void spatch_common(struct strvec *a, const char *sp)
+{
+	sv_push(a, "spatch");
+	sv_push(a, "--sp-file");
+	sv_push(a, sp);
+	sv_push(a, "--very-quiet");
+	sv_push(a, "--no-includes");
+	sv_push(a, "--keep-comments");
+	sv_push(a, "--timeout");
+	sv_push(a, "300");
+	sv_push(a, "--in-place");
+}
+
+/* Text of lines: a NULL-terminated array into a copy of TEXT. */
+static char **split_lines(const char *text, size_t *n)
+{
+	size_t cap = 16;
+	char **v = xcalloc(cap, sizeof(*v));
+	const char *p = text;
+
+	*n = 0;
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (*n + 1 >= cap) {
+			cap *= 2;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[(*n)++] = xstrndup(p, len);
+		p += len + (e ? 1 : 0);
+	}
+	v[*n] = NULL;
+	return v;
+}
+
+static char *join_lines(char **v, size_t n, bool final_newline)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		sb_adds(&sb, v[i]);
+		if (i + 1 < n || final_newline)
+			sb_addc(&sb, '\n');
+	}
+	return sb_detach(&sb);
+}
+
+static void free_lines(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int col_of(const char *s, size_t upto)
+{
+	int col = 0;
+
+	for (size_t i = 0; i < upto && s[i]; i++)
+		col = s[i] == '\t' ? (col / 8 + 1) * 8 : col + 1;
+	return col;
+}
+
+/*
+ * Column of '=' in an initializer line "\t.name<ws>= ...", -1 otherwise;
+ * *TABS when aligned with tabs.  A line with one space before '=' is not
+ * aligned: its column is -2.
+ */
+static int init_eq_col(const char *l, bool *tabs)
+{
+	const char *p = l;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '.')
+		return -1;
+	p++;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')
+		p++;
+	if (*p != ' ' && *p != '\t')
+		return -1;
+	if (tabs)
+		*tabs = false;
+	while (*p == ' ' || *p == '\t') {
+		if (*p == '\t' && tabs)
+			*tabs = true;
+		p++;
+	}
+	if (*p != '=' || p[1] == '=')
+		return -1;
+	if (tabs && !*tabs && p[-1] == ' ' && p[-2] != ' ')
+		return -2;	/* ".name = x": not aligned */
+	return col_of(l, (size_t)(p - l));
+}
+
+/* Is L an initializer line ".member<ws>= [&]NAME," with NAME in NAMES (a line polltax wrote)? */
+static bool our_member(const char *l, const struct strvec *names)
+{
+	const char *p = l + strspn(l, " \t"), *q;
+
+	if (*p != '.' || init_eq_col(l, NULL) == -1)
+		return false;
+	q = strchr(p, '=') + 1;
+	q += strspn(q, " \t&");
+	for (size_t k = 0; k < names->n; k++)
+		if (!strncmp(q, names->v[k], strlen(names->v[k])) && q[strlen(names->v[k])] == ',')
+			return true;
+	return false;
+}
+
+/* Re-align ".member<ws>= NAME" (a member polltax wrote, NAME in NAMES) with the neighbouring members. */
+static char *realign(const char *text, const struct strvec *names)
+{
+	size_t n;
+	char **v = split_lines(text, &n);
+	bool *ours = xcalloc(n + 1, sizeof(*ours));
+	char *r;
+	bool nl = text[0] && text[strlen(text) - 1] == '\n';
+
+	for (size_t i = 0; i < n; i++)
+		ours[i] = our_member(v[i], names);
+	for (size_t i = 0; i < n; i++) {
+		const char *l = v[i], *p = l, *member, *rest;
+		int target = -1;
+		bool tabs = false;
+		struct strbuf sb = STRBUF_INIT;
+		size_t ml;
+
+		if (!ours[i])
+			continue;
+		p += strspn(p, " \t");
+		member = p;
+		ml = strcspn(p, " \t=");
+		/* the nearest members polltax did not write, within the initializer */
+		for (size_t k = i; k-- > 0 && target == -1 && i - k <= 4;)
+			if (!ours[k])
+				target = init_eq_col(v[k], &tabs);
+		for (size_t k = i + 1; k < n && target == -1 && k - i <= 4; k++)
+			if (!ours[k])
+				target = init_eq_col(v[k], &tabs);
+		rest = strchr(p, '=');
+		sb_add(&sb, l, (size_t)(p - l));
+		sb_add(&sb, member, ml);
+		{
+			int col = col_of(sb.buf, sb.len);
+
+			if (target <= col) {
+				sb_addc(&sb, ' ');
+			} else if (tabs) {
+				while (col < target) {
+					sb_addc(&sb, '\t');
+					col = (col / 8 + 1) * 8;
+				}
+				if (col > target) {	/* cannot land there with tabs */
+					sb.len = 0;
+					sb_add(&sb, l, (size_t)(p - l));
+					sb_add(&sb, member, ml);
+					sb_addc(&sb, ' ');
+				}
+			} else {
+				while (col++ < target)
+					sb_addc(&sb, ' ');
+			}
+		}
+		sb_adds(&sb, rest);
+		free(v[i]);
+		v[i] = sb_detach(&sb);
+	}
+	r = join_lines(v, n, nl);
+	free_lines(v, n);
+	free(ours);
+	return r;
+}
+
+static bool blank(const char *l)
+{
+	return l && l[strspn(l, " \t")] == '\0';
+}
+
+/* Blank lines the removal of poll_wait() left: after "{", before "}", doubled. */
+static char *tidy_body(const char *text, const char *old_text, const char *old_fn, const char *fn)
+{
+	size_t s, e, os, oe, n;
+	char **v;
+	int first, last;
+	bool had_double = false, had_lead = false;
+	char *r;
+
+	if (!cfacts_func_body(text, fn, &s, &e))
+		return xstrdup(text);
+	if (old_text && cfacts_func_body(old_text, old_fn, &os, &oe)) {
+		char *ob = xstrndup(old_text + os, oe - os);
+
+		had_double = strstr(ob, "\n\n\n") != NULL;
+		had_lead = !strncmp(ob, "{\n\n", 3);
+		free(ob);
+	}
+	v = split_lines(text, &n);
+	first = cfacts_line_of(text, s) - 1;
+	last = cfacts_line_of(text, e - 1) - 1;
+	for (int i = first + 1; i < last; i++) {
+		if (!blank(v[i]))
+			continue;
+		if (i == first + 1 && !had_lead && !strcmp(v[first] + strlen(v[first]) - 1, "{")) {
+			free(v[i]);
+			v[i] = NULL;
+		} else if (!had_double && i + 1 < last && blank(v[i + 1])) {
+			free(v[i]);
+			v[i] = NULL;
+		} else if (i + 1 == last) {
+			free(v[i]);
+			v[i] = NULL;
+		}
+	}
+	r = join_lines(v, n, text[0] && text[strlen(text) - 1] == '\n');
+	free_lines(v, n);
+	return r;
+}
+
+/* A kernel-doc block right above the definition: the new name and the new parameter. */
+static char *tidy_kerneldoc(const char *text, const char *old_fn, const char *fn, const char *pt, const char *ev)
+{
+	size_t s, e, n;
+	char **v;
+	int def, i;
+	char *r;
+
+	if (!cfacts_func_body(text, fn, &s, &e))
+		return xstrdup(text);
+	v = split_lines(text, &n);
+	def = cfacts_line_of(text, s) - 1;
+	while (def > 0 && !strstr(v[def], fn))
+		def--;
+	i = def - 1;
+	if (i >= 0 && strstr(v[i], "*/")) {
+		int top = i;
+
+		while (top > 0 && !strstr(v[top], "/**") && !strstr(v[top], "/*"))
+			top--;
+		if (strstr(v[top], "/**")) {
+			for (int k = top; k <= i; k++) {
+				char *at = xasprintf("@%s:", pt);
+				char *p;
+				size_t ol = strlen(old_fn);
+
+				if ((p = strstr(v[k], at))) {
+					char *nl = xasprintf("%.*s@%s: the events the caller is interested in",
+							     (int)(p - v[k]), v[k], ev);
+
+					free(v[k]);
+					v[k] = nl;
+				} else if ((p = strstr(v[k], old_fn)) && (p == v[k] || !((p[-1] >= 'a' && p[-1] <= 'z') ||
+									 p[-1] == '_')) &&
+					   !((p[ol] >= 'a' && p[ol] <= 'z') || p[ol] == '_' || (p[ol] >= '0' && p[ol] <= '9'))) {
+					char *nl = xasprintf("%.*s%s%s", (int)(p - v[k]), v[k], fn, p + ol);
+
+					free(v[k]);
+					v[k] = nl;
+				}
+				free(at);
+			}
+		}
+	}
+	r = join_lines(v, n, text[0] && text[strlen(text) - 1] == '\n');
+	free_lines(v, n);
+	return r;
+}
+
+/* .poll = fn in #define bodies (ops built by macros): the same rewrite, as text. */
+static char *fix_macros(const char *text, const char *fn, const char *mask_fn, bool *changed)
+{
+	size_t n;
+	char **v = split_lines(text, &n);
+	bool in_define = false;
+	char *r;
+
+	*changed = false;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = v[i] + strspn(v[i], " \t");
+		size_t len = strlen(v[i]);
+
+		if (!strncmp(p, "#define", 7) || !strncmp(p, "# define", 8))
+			in_define = true;
+		if (in_define) {
+			char *q = strstr(v[i], ".poll");
+
+			while (q) {
+				const char *a = q + 5, *b;
+
+				b = a + strspn(a, " \t");
+				if (*b == '=' && !strncmp(b + 1 + strspn(b + 1, " \t"), fn, strlen(fn))) {
+					const char *c = b + 1 + strspn(b + 1, " \t");
+					const char *after = c + strlen(fn);
+
+					if (!((*after >= 'a' && *after <= 'z') || *after == '_' || (*after >= '0' && *after <= '9'))) {
+						char *nl = xasprintf("%.*s.poll_mask%.*s%s%s", (int)(q - v[i]), v[i],
+								     (int)(c - a), a, mask_fn, after);
+
+						free(v[i]);
+						v[i] = nl;
+						*changed = true;
+						break;
+					}
+				}
+				q = strstr(q + 1, ".poll");
+			}
+		}
+		len = strlen(v[i]);
+		if (!(len && v[i][len - 1] == '\\'))
+			in_define = false;
+	}
+	r = join_lines(v, n, text[0] && text[strlen(text) - 1] == '\n');
+	free_lines(v, n);
+	return r;
+}
+
+static int write_rel(struct convert *c, const char *rel, const char *text);
+
+/* Insert TEXT before the definition of FN in REL, above the comment that introduces it. */
+static int insert_before_def(struct convert *c, const char *rel, const char *fn, const char *text, char **reason)
+{
+	char *t = cv_read_rel(c, rel), *nt;
+	size_t bs, be, n;
+	char **v;
+	int line, rc;
+
+	if (!t || !cfacts_func_body(t, fn, &bs, &be)) {
+		free(t);
+		*reason = xasprintf("cannot find %s() to put a new ->open() before it", fn);
+		return -1;
+	}
+	v = split_lines(t, &n);
+	line = cfacts_line_of(t, bs) - 1;
+	while (line > 0 && !strstr(v[line], fn))
+		line--;
+	/* the declarator may start on earlier lines ("static __poll_t\nfoo_poll(...)") */
+	while (line > 0 && !blank(v[line - 1]) && !strchr("};/", v[line - 1][strlen(v[line - 1]) ? strlen(v[line - 1]) - 1 : 0]) &&
+	       v[line - 1][0] != '#' && v[line - 1][0] != ' ')
+		line--;
+	/* and the comment right above it goes with it */
+	if (line > 0 && strstr(v[line - 1], "*/")) {
+		while (line > 0 && !strstr(v[line - 1], "/*"))
+			line--;
+		if (line > 0)
+			line--;
+	}
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t i = 0; i < n; i++) {
+			if ((int)i == line)
+				sb_adds(&sb, text);
+			sb_adds(&sb, v[i]);
+			sb_addc(&sb, '\n');
+		}
+		nt = sb_detach(&sb);
+	}
+	free_lines(v, n);
+	rc = write_rel(c, rel, nt);
+	if (rc < 0)
+		*reason = xasprintf("cannot write '%s'", rel);
+	free(t);
+	free(nt);
+	return rc;
+}
+
+static int write_rel(struct convert *c, const char *rel, const char *text)
+{
+	char *p = path_join(c->root, rel);
+	int rc = write_file_atomic(p, text, strlen(text));
+
+	free(p);
+	return rc;
+}
+
+static int count_in_func(const char *text, const char *func, const char *ident)
+{
+	size_t s, e;
+
+	if (!text || !cfacts_func_body(text, func, &s, &e))
+		return -1;
+	return cfacts_count_ident(text, s, e, ident, true);
+}
+
+int convert_apply(struct convert *c, json_t *plan, char **reason)
+{
+	const char *fn = str(plan, "function"), *mask = str(plan, "mask_fn"), *file = str(plan, "file");
+	char *sp_poll = path_join(c->cocci_dir, "poll_mask.cocci");
+	char *sp_head = path_join(c->cocci_dir, "f_poll_head.cocci");
+	struct strvec files = STRVEC_INIT, argv = STRVEC_INIT, names = STRVEC_INIT;
+	struct saved sv = { STRVEC_INIT, STRVEC_INIT };
+	json_t *x, *s;
+	size_t i;
+	char *text = NULL;
+	int rc = -1;
+
+	*reason = NULL;
+	convert_plan_files(plan, &files);
+	save_files(c, &files, &sv);
+
+	/* the poll side: the function, its ops, prototypes, exports */
+	spatch_common(&argv, sp_poll);
+	sv_pushf(&argv, "-D");
+	sv_push(&argv, "patch");
+	sv_pushf(&argv, "-D");
+	sv_pushf(&argv, "fn=%s", fn);
+	sv_pushf(&argv, "-D");
+	sv_pushf(&argv, "mask_fn=%s", mask);
+	sv_pushf(&argv, "-D");
+	sv_pushf(&argv, "ev=%s", str(plan, "events"));
+	json_array_foreach(json_object_get(plan, "files"), i, x)
+		sv_push(&argv, json_string_value(x));
+	if (spatch(c, &argv, reason) < 0)
+		goto fail;
+	sv_clear(&argv);
+
+	/* each creation site */
+	json_array_foreach(json_object_get(plan, "sites"), i, s) {
+		const char *k;
+		json_t *val, *o;
+		size_t j;
+
+		if (json_object_get(s, "text")) {
+			/* a new ->open(): the function, then .open in each ops */
+			if (insert_before_def(c, file, mask, str(s, "text"), reason) < 0)
+				goto fail;
+			json_array_foreach(json_object_get(s, "ops"), j, o) {
+				spatch_common(&argv, sp_head);
+				sv_push(&argv, "-D");
+				sv_pushf(&argv, "anchor_%s", str(s, "anchor"));
+				sv_push(&argv, "-D");
+				sv_pushf(&argv, "fops=%s", json_string_value(o));
+				sv_push(&argv, "-D");
+				sv_pushf(&argv, "newopen=%s", str(s, "function"));
+				sv_push(&argv, "-D");
+				sv_pushf(&argv, "mask_fn=%s", mask);
+				if (json_object_get(json_object_get(s, "vars"), "oldopen")) {
+					sv_push(&argv, "-D");
+					sv_pushf(&argv, "oldopen=%s", str(json_object_get(s, "vars"), "oldopen"));
+				}
+				sv_push(&argv, str(s, "file"));
+				if (spatch(c, &argv, reason) < 0)
+					goto fail;
+				sv_clear(&argv);
+			}
+			continue;
+		}
+		spatch_common(&argv, sp_head);
+		sv_push(&argv, "-D");
+		sv_pushf(&argv, "anchor_%s", str(s, "anchor"));
+		sv_push(&argv, "-D");
+		sv_pushf(&argv, "site=%s", str(s, "function"));
+		sv_push(&argv, "-D");
+		sv_pushf(&argv, "head=%s", str(s, "head"));
+		json_object_foreach(json_object_get(s, "vars"), k, val) {
+			sv_push(&argv, "-D");
+			sv_pushf(&argv, "%s=%s", k, json_string_value(val));
+		}
+		sv_push(&argv, str(s, "file"));
+		if (spatch(c, &argv, reason) < 0)
+			goto fail;
+		sv_clear(&argv);
+	}
+
+	/* ops built by macros, then: is anything left of the old name? */
+	json_array_foreach(json_object_get(plan, "files"), i, x) {
+		const char *rel = json_string_value(x);
+		char *t = cv_read_rel(c, rel), *nt;
+		bool changed;
+
+		if (!t)
+			continue;
+		nt = fix_macros(t, fn, mask, &changed);
+		if (changed && write_rel(c, rel, nt) < 0) {
+			free(t);
+			free(nt);
+			*reason = xasprintf("cannot write '%s'", rel);
+			goto fail;
+		}
+		if (cfacts_count_ident(nt, 0, strlen(nt), fn, false)) {
+			long off = cfacts_find_ident(nt, fn);
+			int line = off >= 0 ? cfacts_line_of(nt, (size_t)off) : 0;
+			const char *ls = off >= 0 ? nt + off : nt, *le;
+			char *what;
+
+			while (ls > nt && ls[-1] != '\n')
+				ls--;
+			le = strchr(ls, '\n');
+			what = xstrndup(ls, le ? (size_t)(le - ls) : strlen(ls));
+			*reason = xasprintf("%s is still referenced at %s:%d (\"%s\")", fn, rel, line,
+					    what + strspn(what, " \t"));
+			free(what);
+			free(t);
+			free(nt);
+			goto fail;
+		}
+		free(t);
+		free(nt);
+	}
+	text = cv_read_rel(c, file);
+	if (!text || count_in_func(text, mask, mask) < 0) {
+		*reason = xasprintf("spatch did not rewrite %s()", fn);
+		goto fail;
+	}
+	if (count_in_func(text, mask, str(plan, "pt")) != 0) {
+		*reason = xasprintf("%s() still uses its poll_table %s after the conversion", fn, str(plan, "pt"));
+		goto fail;
+	}
+	if (count_in_func(text, mask, "poll_wait") != 0) {
+		*reason = xasprintf("%s() still calls poll_wait() after the conversion", fn);
+		goto fail;
+	}
+	json_array_foreach(json_object_get(plan, "sites"), i, s) {
+		char *nt = cv_read_rel(c, str(s, "file"));
+		bool added = json_object_get(s, "text") != NULL;
+		int before = added ? 0 : count_in_func(saved_text(&sv, str(s, "file")), str(s, "function"), "f_poll_head");
+		int after = count_in_func(nt, str(s, "function"), "f_poll_head");
+
+		if (added && nt && (size_t)cfacts_count_ident(nt, 0, strlen(nt), str(s, "function"), false) !=
+					   1 + json_array_size(json_object_get(s, "ops"))) {
+			*reason = xasprintf("spatch could not put %s() in every ops of %s()", str(s, "function"), fn);
+			free(nt);
+			goto fail;
+		}
+		free(nt);
+		if (before < 0 || after - before != 1) {
+			*reason = after - before > 1 ?
+				xasprintf("%s() would set f_poll_head %d times", str(s, "function"), after - before) :
+				xasprintf("spatch could not set f_poll_head in %s() (%s anchor)", str(s, "function"),
+					  str(s, "anchor"));
+			goto fail;
+		}
+	}
+
+	/* tidy: alignment, blank lines, kernel-doc */
+	{
+		sv_push(&names, mask);
+		json_array_foreach(json_object_get(plan, "sites"), i, s)
+			if (json_object_get(s, "text"))
+				sv_push(&names, str(s, "function"));
+	}
+	for (i = 0; i < files.n; i++) {
+		char *t = cv_read_rel(c, files.v[i]), *t2;
+
+		if (!t)
+			continue;
+		t2 = realign(t, &names);
+		if (!strcmp(files.v[i], file)) {
+			char *t3 = tidy_body(t2, saved_text(&sv, file), fn, mask);
+			char *t4 = tidy_kerneldoc(t3, fn, mask, str(plan, "pt"), str(plan, "events"));
+
+			free(t2);
+			free(t3);
+			t2 = t4;
+		}
+		if (strcmp(t, t2) && write_rel(c, files.v[i], t2) < 0) {
+			free(t);
+			free(t2);
+			*reason = xasprintf("cannot write '%s'", files.v[i]);
+			goto fail;
+		}
+		free(t);
+		free(t2);
+	}
+	rc = 0;
+	goto out;
+fail:
+	restore_files(c, &sv);
+out:
+	free(text);
+	sv_clear(&files);
+	sv_clear(&argv);
+	sv_clear(&names);
+	sv_clear(&sv.names);
+	sv_clear(&sv.texts);
+	free(sp_poll);
+	free(sp_head);
+	return rc;
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * maintainers.c - get_maintainer.pl, and subject prefixes (maintainers.h).
+ */
+#define _GNU_SOURCE
+#include "maintainers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int get_maintainer(const struct maint *m, struct strbuf *out, const char *a1, const char *a2)
+{
+	struct strvec argv = STRVEC_INIT;
+	int rc;
+
+	sv_push(&argv, "perl");
+	sv_push(&argv, "scripts/get_maintainer.pl");
+	if (m->no_tree)
+		sv_push(&argv, "--no-tree");
+	sv_push(&argv, "--nogit");
+	sv_push(&argv, "--nogit-fallback");
+	if (a2) {
+		/* an option, then the file (-f) */
+		sv_push(&argv, a1);
+		sv_push(&argv, "-f");
+		sv_push(&argv, a2);
+	} else {
+		sv_push(&argv, a1);
+	}
+	rc = run_cmd((const char *const *)argv.v, m->work, out, true);
+	sv_clear(&argv);
+	return rc;
+}
+
+char *maint_section(const struct maint *m, const char *file)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *r = NULL;
+	bool para_start = true;
+
+	/* --sections prints the sections that match, the most specific first */
+	if (get_maintainer(m, &out, "--sections", file) != 0)
+		warning("get_maintainer.pl failed on '%s'", file);
+	for (const char *l = out.buf; l && *l && !r;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+
+		if (n == 0) {
+			para_start = true;
+		} else if (para_start) {
+			/* a section name: not "X:\t..." */
+			if (!(n > 2 && l[1] == ':' && (l[2] == '\t' || l[2] == ' ')) && strncmp(l, "THE REST", 8))
+				r = xstrndup(l, n);
+			para_start = false;
+		}
+		l = e ? e + 1 : NULL;
+	}
+	sb_release(&out);
+	return r ? r : xstrdup("THE REST");
+}
+
+int maint_recipients(const struct maint *m, const char *patch, struct strvec *to, struct strvec *cc)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = get_maintainer(m, &out, patch, NULL);
+
+	if (rc != 0) {
+		sb_release(&out);
+		return error("get_maintainer.pl failed on '%s'", patch);
+	}
+	for (const char *l = out.buf; l && *l;) {
+		const char *e = strchr(l, '\n');
+		char *line = xstrndup(l, e ? (size_t)(e - l) : strlen(l));
+		char *gt = strchr(line, '<') ? strchr(line, '>') : NULL;
+		char *role = strstr(gt ? gt : line, " (");
+
+		/* "Name <mail> (maintainer:SECTION (X, Y) DRIVERS)", "list@x (open list:SECTION)" */
+		if (*line) {
+			bool list = false;
+
+			if (role) {
+				list = strstr(role, "list") || strstr(role, "reviewer");
+				*role = '\0';
+			} else {
+				list = !gt;
+			}
+			if (list) {
+				if (!sv_contains(cc, line) && !sv_contains(to, line))
+					sv_push(cc, line);
+			} else if (!sv_contains(to, line)) {
+				sv_push(to, line);
+			}
+		}
+		free(line);
+		l = e ? e + 1 : NULL;
+	}
+	sb_release(&out);
+	return 0;
+}
+
+static const char *const path_prefixes[][2] = {
+	{ "arch/x86/kernel/cpu/mce/", "x86/mce" },
+	{ "drivers/accessibility/speakup/", "speakup" },
+	{ "drivers/char/ipmi/", "ipmi" },
+	{ "drivers/char/tpm/", "tpm" },
+	{ "drivers/gpu/drm/", "drm" },
+	{ "drivers/hid/", "HID" },
+	{ "drivers/infiniband/", "RDMA" },
+	{ "drivers/input/", "Input" },
+	{ "drivers/media/", "media" },
+	{ "drivers/net/wireless/", "wifi" },
+	{ "drivers/platform/chrome/", "platform/chrome" },
+	{ "drivers/platform/x86/", "platform/x86" },
+	{ "drivers/usb/gadget/", "usb: gadget" },
+	{ "fs/eventpoll.c", "epoll" },
+	{ "kernel/events/", "perf" },
+	{ "net/sunrpc/", "SUNRPC" },
+	{ "sound/", "ALSA" },
+};
+
+/* A prefix from the path alone. */
+static char *path_prefix(const char *f)
+{
+	const char *best = NULL;
+	size_t bl = 0;
+	char *first, *rest;
+	const char *s;
+
+	for (size_t i = 0; i < sizeof(path_prefixes) / sizeof(path_prefixes[0]); i++) {
+		size_t l = strlen(path_prefixes[i][0]);
+
+		if (l > bl && !strncmp(f, path_prefixes[i][0], l)) {
+			best = path_prefixes[i][1];
+			bl = l;
+		}
+	}
+	if (best)
+		return xstrdup(best);
+	/* drivers/X/..., fs/X/..., fs/x.c, kernel/x.c, net/X/..., arch/X/... */
+	s = f;
+	if (!strncmp(s, "drivers/", 8))
+		s += 8;
+	first = xstrndup(s, strcspn(s, "/"));
+	rest = (char *)s + strlen(first);
+	if (!strcmp(first, "fs") || !strcmp(first, "kernel") || !strcmp(first, "net") || !strcmp(first, "mm") ||
+	    !strcmp(first, "ipc") || !strcmp(first, "block")) {
+		const char *n = *rest == '/' ? rest + 1 : rest;
+		size_t k = strcspn(n, "/");
+		char *r;
+
+		if (n[k] == '/') {
+			r = !strcmp(first, "net") ? xasprintf("net: %.*s", (int)k, n) : xstrndup(n, k);
+		} else {
+			/* a file right there: its name */
+			const char *dot = strrchr(n, '.');
+
+			r = xstrndup(n, dot ? (size_t)(dot - n) : strlen(n));
+		}
+		free(first);
+		return r;
+	}
+	if (!strcmp(first, "arch")) {
+		const char *n = *rest == '/' ? rest + 1 : rest;
+
+		free(first);
+		return xstrndup(n, strcspn(n, "/"));
+	}
+	return first;
+}
+
+/* The most common "prefix: " of the recent commits that touched FILES, or NULL. */
+static char *history_prefix(const struct maint *m, const struct strvec *files)
+{
+	struct strvec argv = STRVEC_INIT, seen = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+	int *count = NULL, best = -1, bestn = 0;
+	size_t n = 0;
+	char *r = NULL;
+
+	sv_push(&argv, "git");
+	sv_push(&argv, "log");
+	sv_push(&argv, "-n");
+	sv_push(&argv, "30");
+	sv_push(&argv, "--no-merges");
+	sv_push(&argv, "--format=%s");
+	sv_push(&argv, "--");
+	for (size_t i = 0; i < files->n; i++)
+		sv_push(&argv, files->v[i]);
+	if (run_cmd((const char *const *)argv.v, m->work, &out, true) == 0) {
+		for (const char *l = out.buf; l && *l;) {
+			const char *e = strchr(l, '\n');
+			char *line = xstrndup(l, e ? (size_t)(e - l) : strlen(l));
+			char *colon = strstr(line, ": "), *c2;
+
+			/* "HID: roccat: fix" -> "HID: roccat"; "Input: evdev - fix" -> "Input" */
+			while (colon && (c2 = strstr(colon + 2, ": ")) && !strchr(colon + 2, ' '))
+				colon = c2;
+			while (colon && (c2 = strstr(colon + 2, ": ")) && c2 - colon - 2 < 20 &&
+			       !memchr(colon + 2, ' ', (size_t)(c2 - colon - 2)))
+				colon = c2;
+			if (colon && colon > line && strncmp(line, "Revert", 6) && strncmp(line, "Merge", 5)) {
+				char *p = xstrndup(line, (size_t)(colon - line));
+				size_t k;
+
+				for (k = 0; k < seen.n && strcmp(seen.v[k], p); k++)
+					;
+				if (k == seen.n) {
+					sv_push(&seen, p);
+					count = xrealloc(count, seen.n * sizeof(*count));
+					count[k] = 0;
+				}
+				count[k]++;
+				n++;
+				free(p);
+			}
+			free(line);
+			l = e ? e + 1 : NULL;
+		}
+	}
+	for (size_t k = 0; k < seen.n; k++)
+		if (count[k] > bestn) {
+			bestn = count[k];
+			best = (int)k;
+		}
+	if (best >= 0 && n >= 3)
+		r = xstrdup(seen.v[best]);
+	free(count);
+	sv_clear(&seen);
+	sv_clear(&argv);
+	sb_release(&out);
+	return r;
+}
+
+char *maint_prefix(const struct maint *m, const struct strvec *files)
+{
+	struct strvec p = STRVEC_INIT;
+	char *r;
+
+	if (m->history && (r = history_prefix(m, files)))
+		return r;
+	for (size_t i = 0; i < files->n; i++) {
+		char *x = path_prefix(files->v[i]);
+
+		if (!sv_contains(&p, x))
+			sv_push(&p, x);
+		free(x);
+	}
+	if (!p.n)
+		r = xstrdup("treewide");
+	else if (p.n == 1)
+		r = xstrdup(p.v[0]);
+	else
+		r = xasprintf("%s/%s", p.v[0], p.v[1]);
+	sv_clear(&p);
+	return r;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * maintainers.h - who a change goes to, asked of the tree's own
+ * scripts/get_maintainer.pl (never a copy of its logic): the MAINTAINERS
+ * section a file belongs to, the To:/Cc: of a patch, and the subject
+ * prefix a subsystem uses.
+ */
+#ifndef POLLTAX_MAINTAINERS_H
+#define POLLTAX_MAINTAINERS_H
+
+#include "util.h"
+
+struct maint {
+	const char *work;	/* the tree (with scripts/get_maintainer.pl) */
+	bool no_tree;		/* not a full kernel tree: get_maintainer.pl --no-tree */
+	bool history;		/* the tree has git history to learn prefixes from */
+};
+
+/* The most specific MAINTAINERS section of FILE, other than THE REST; "THE REST" when none. */
+char *maint_section(const struct maint *m, const char *file);
+
+/* To: (maintainers) and Cc: (reviewers, lists) for the patch file PATCH. */
+int maint_recipients(const struct maint *m, const char *patch, struct strvec *to, struct strvec *cc);
+
+/*
+ * The subject prefix for a change to FILES ("Input", "drm", "char"): the
+ * most common prefix of the recent commits that touched them when the
+ * tree has history, else one made from the path.
+ */
+char *maint_prefix(const struct maint *m, const struct strvec *files);
+
+#endif

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scratch.c - the scratch git trees of scratch.h.
+ */
+#define _GNU_SOURCE
+#include "scratch.h"
+#include "pipeline.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+static int gitv(const char *git_dir, const char *work, struct strbuf *out, int quiet, va_list ap)
+{
+	struct strvec argv = STRVEC_INIT;
+	const char *a;
+	int rc;
+
+	sv_push(&argv, "git");
+	if (git_dir) {
+		sv_pushf(&argv, "--git-dir=%s", git_dir);
+		if (work)
+			sv_pushf(&argv, "--work-tree=%s", work);
+	}
+	while ((a = va_arg(ap, const char *)))
+		sv_push(&argv, a);
+	/* pathspecs are relative to the work tree */
+	rc = run_cmd((const char *const *)argv.v, work, out, quiet);
+	sv_clear(&argv);
+	return rc;
+}
+
+static int git_in(const char *git_dir, const char *work, struct strbuf *out, int quiet, ...)
+	__attribute__((sentinel));
+static int git_in(const char *git_dir, const char *work, struct strbuf *out, int quiet, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, quiet);
+	rc = gitv(git_dir, work, out, quiet, ap);
+	va_end(ap);
+	return rc;
+}
+
+int scratch_git(const struct scratch *s, struct strbuf *out, int quiet, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, quiet);
+	rc = s->work ? gitv(NULL, s->work, out, quiet, ap) : gitv(s->git_dir, NULL, out, quiet, ap);
+	va_end(ap);
+	return rc;
+}
+
+static char *trim(struct strbuf *sb)
+{
+	char *r = sb_detach(sb);
+	size_t n = strlen(r);
+
+	while (n && (r[n - 1] == '\n' || r[n - 1] == ' '))
+		r[--n] = '\0';
+	return r;
+}
+
+void scratch_identity(const char *name, const char *email, const char *date)
+{
+	setenv("GIT_AUTHOR_NAME", name, 1);
+	setenv("GIT_AUTHOR_EMAIL", email, 1);
+	setenv("GIT_COMMITTER_NAME", name, 1);
+	setenv("GIT_COMMITTER_EMAIL", email, 1);
+	if (date) {
+		setenv("GIT_AUTHOR_DATE", date, 1);
+		setenv("GIT_COMMITTER_DATE", date, 1);
+	}
+	/* nothing of the user's configuration may change what we produce */
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+}
+
+/* $CACHE/work/<basename>-<hash of the path> */
+static char *work_dir(const struct tree *t)
+{
+	const char *b = strrchr(t->root, '/');
+	unsigned long long h = XXH64(t->root, strlen(t->root), 0);
+
+	return xasprintf("%s/work/%s-%08llx", cache_root(), b ? b + 1 : t->root, h & 0xffffffffULL);
+}
+
+static void base_from_clone(struct scratch *s, const struct tree *t, bool quiet)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (!is_dir(s->git_dir)) {
+		const char *argv[] = { "git", "clone", "-q", "--bare", "--shared", t->root, s->git_dir, NULL };
+
+		if (!quiet)
+			fprintf(stderr, "polltax: cloning '%s' (shared) into '%s'\n", t->root, s->git_dir);
+		if (run_cmd(argv, NULL, NULL, quiet) != 0)
+			die("cannot clone '%s' into '%s'", t->root, s->git_dir);
+	}
+	/* read only: no index refresh in the user's clone */
+	if (git_in(NULL, t->root, &out, true, "--no-optional-locks", "rev-parse", "--verify", "HEAD^{commit}",
+		   NULL) != 0)
+		die_code(EXIT_INPUT, "'%s' is a git clone without a HEAD commit", t->root);
+	s->base = trim(&out);
+	if (git_in(NULL, t->root, &out, true, "--no-optional-locks", "status", "--porcelain", "-uno", NULL) == 0 &&
+	    out.len)
+		warning("'%s' has uncommitted changes: the series is based on HEAD (%.12s) without them", t->root,
+			s->base);
+	sb_reset(&out);
+	if (git_in(s->git_dir, NULL, NULL, true, "cat-file", "-e", s->base, NULL) != 0 &&
+	    git_in(s->git_dir, NULL, NULL, quiet, "fetch", "-q", t->root, "HEAD", NULL) != 0)
+		die("cannot get commit %s of '%s' into '%s'", s->base, t->root, s->git_dir);
+	if (git_in(s->git_dir, NULL, &out, true, "log", "-1", "--format=%ct", s->base, NULL) != 0)
+		die("cannot read the date of commit %s", s->base);
+	{
+		char *ct = trim(&out);
+
+		s->date = xasprintf("@%s +0000", ct);
+		free(ct);
+	}
+	s->from_git = true;
+}
+
+static void base_from_files(struct scratch *s, const struct tree *t, bool quiet)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct stat st;
+	char *mk = path_join(t->root, "Makefile"), *msg;
+
+	if (stat(mk, &st) < 0)
+		die_code(EXIT_INPUT, "cannot stat '%s': %s", mk, strerror(errno));
+	free(mk);
+	s->date = xasprintf("@%lld +0000", (long long)st.st_mtime);
+	if (!is_dir(s->git_dir)) {
+		if (git_in(NULL, NULL, NULL, quiet, "init", "-q", "--bare", s->git_dir, NULL) != 0)
+			die("cannot create '%s'", s->git_dir);
+	}
+	/*
+	 * git add reads the tree and writes the index and objects of base.git
+	 * only.  -f: the tree's .gitignore files are not the tree's contents
+	 * (the top-level one of Debian's linux-source ignores everything).
+	 */
+	if (!quiet)
+		fprintf(stderr, "polltax: recording '%s' in '%s'\n", t->root, s->git_dir);
+	if (git_in(s->git_dir, t->root, NULL, quiet, "-c", "core.bare=false", "add", "-A", "-f", ".", NULL) != 0)
+		die("cannot record '%s' in '%s'", t->root, s->git_dir);
+	if (git_in(s->git_dir, t->root, &out, true, "-c", "core.bare=false", "rev-parse", "--verify", "-q",
+		   "refs/polltax/pristine", NULL) == 0 &&
+	    git_in(s->git_dir, t->root, NULL, true, "-c", "core.bare=false", "diff", "--cached", "--quiet",
+		   "refs/polltax/pristine", NULL) == 0) {
+		/* unchanged since the last run */
+	} else {
+		char *tree_id;
+
+		sb_reset(&out);
+		if (git_in(s->git_dir, t->root, &out, quiet, "-c", "core.bare=false", "write-tree", NULL) != 0)
+			die("cannot write the tree of '%s'", t->root);
+		tree_id = trim(&out);
+		if (!strcmp(tree_id, "4b825dc642cb6eb9a060e54bf8d69288fbee4904"))
+			die_code(EXIT_INPUT, "no file of '%s' could be recorded in '%s'", t->root, s->git_dir);
+		msg = xasprintf("linux %s as found in the tree", t->version);
+		{
+			char *prev = NULL;
+			int rc;
+
+			if (git_in(s->git_dir, NULL, &out, true, "rev-parse", "--verify", "-q", "refs/polltax/pristine",
+				   NULL) == 0)
+				prev = trim(&out);
+			sb_reset(&out);
+			setenv("GIT_AUTHOR_DATE", s->date, 1);
+			setenv("GIT_COMMITTER_DATE", s->date, 1);
+			rc = git_in(s->git_dir, NULL, &out, quiet, "-c", "user.name=polltax", "-c",
+				    "user.email=polltax@localhost", "commit-tree", tree_id, "-m", msg, NULL);
+			(void)prev;	/* a fresh root commit: the same tree gives the same commit */
+			free(prev);
+			if (rc != 0)
+				die("cannot commit the tree of '%s'", t->root);
+		}
+		{
+			char *c = trim(&out);
+
+			if (git_in(s->git_dir, NULL, NULL, quiet, "update-ref", "refs/polltax/pristine", c, NULL) != 0)
+				die("cannot update refs/polltax/pristine in '%s'", s->git_dir);
+			free(c);
+		}
+		free(tree_id);
+		free(msg);
+	}
+	sb_reset(&out);
+	if (git_in(s->git_dir, NULL, &out, true, "rev-parse", "refs/polltax/pristine", NULL) != 0)
+		die("no pristine commit in '%s'", s->git_dir);
+	s->base = trim(&out);
+	s->from_git = false;
+}
+
+void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool quiet)
+{
+	char *dotgit = path_join(t->root, ".git");
+
+	memset(s, 0, sizeof(*s));
+	s->dir = work_dir(t);
+	s->git_dir = path_join(s->dir, "base.git");
+	if (mkdir_p(s->dir) < 0)
+		die("cannot create '%s': %s", s->dir, strerror(errno));
+	if (t->is_git && (is_dir(dotgit) || is_file(dotgit)))
+		base_from_clone(s, t, quiet);
+	else
+		base_from_files(s, t, quiet);
+	free(dotgit);
+
+	s->work = path_join(s->dir, use);
+	if (!is_dir(s->work)) {
+		if (!quiet)
+			fprintf(stderr, "polltax: checking out %.12s in '%s'\n", s->base, s->work);
+		git_in(s->git_dir, NULL, NULL, true, "worktree", "prune", NULL);
+		if (git_in(s->git_dir, NULL, NULL, quiet, "worktree", "add", "-q", "--detach", "-f", s->work, s->base,
+			   NULL) != 0)
+			die("cannot check out %s in '%s'", s->base, s->work);
+	} else {
+		/* git am may have stopped half way in an earlier run */
+		git_in(NULL, s->work, NULL, true, "am", "--abort", NULL);
+		if (git_in(NULL, s->work, NULL, quiet, "checkout", "-q", "-f", "--detach", s->base, NULL) != 0 ||
+		    git_in(NULL, s->work, NULL, quiet, "clean", "-q", "-f", "-d", "-x", NULL) != 0)
+			die("cannot reset '%s' to %s", s->work, s->base);
+	}
+}
+
+void scratch_free(struct scratch *s)
+{
+	free(s->dir);
+	free(s->git_dir);
+	free(s->work);
+	free(s->base);
+	free(s->date);
+	memset(s, 0, sizeof(*s));
+}
+
+static const char *const kernel_scripts[] = {
+	"get_maintainer.pl", "checkpatch.pl", "spelling.txt", "const_structs.checkpatch", NULL
+};
+
+/* A directory holding all of kernel_scripts, or NULL. */
+static char *find_scripts(void)
+{
+	const char *pats[] = { "%s/kernel-scripts/*", "%s/src/linux-source-*/scripts", NULL };
+	char *found = NULL;
+
+	for (int p = 0; pats[p] && !found; p++) {
+		char *pat = xasprintf(pats[p], cache_root());
+		glob_t g;
+
+		if (glob(pat, 0, NULL, &g) == 0) {
+			/* the newest version last (glob sorts) */
+			for (size_t i = g.gl_pathc; i-- > 0 && !found;) {
+				bool all = true;
+
+				for (int k = 0; kernel_scripts[k] && all; k++) {
+					char *f = path_join(g.gl_pathv[i], kernel_scripts[k]);
+
+					all = is_file(f);
+					free(f);
+				}
+				if (all)
+					found = xstrdup(g.gl_pathv[i]);
+			}
+			globfree(&g);
+		}
+		free(pat);
+	}
+	return found;
+}
+
+/* Unpack the scripts from Debian's linux-source tarball into $CACHE/kernel-scripts/<version>. */
+static char *unpack_scripts(bool quiet)
+{
+	glob_t g;
+	char *r = NULL;
+
+	if (glob("/usr/src/linux-source-*.tar.xz", 0, NULL, &g) != 0) {
+		char *ep = xasprintf("%s/tool/ensure-packages", pipeline_data_dir());
+		const char *argv[] = { ep, "linux-source-6.12", NULL };
+
+		if (run_cmd(argv, NULL, NULL, quiet) != 0 ||
+		    glob("/usr/src/linux-source-*.tar.xz", 0, NULL, &g) != 0) {
+			free(ep);
+			return NULL;
+		}
+		free(ep);
+	}
+	{
+		const char *tarball = g.gl_pathv[g.gl_pathc - 1];
+		const char *b = strrchr(tarball, '/') + 1;
+		char *top = xstrndup(b, strlen(b) - strlen(".tar.xz"));
+		char *dest = xasprintf("%s/kernel-scripts/%s", cache_root(), top + strlen("linux-source-"));
+		char *tmp = xasprintf("%s.tmp.%d", dest, (int)getpid());
+		struct strvec argv = STRVEC_INIT;
+
+		if (!quiet)
+			fprintf(stderr, "polltax: unpacking the kernel scripts from '%s'\n", tarball);
+		mkdir_p(tmp);
+		sv_push(&argv, "tar");
+		sv_push(&argv, "-xJf");
+		sv_push(&argv, tarball);
+		sv_push(&argv, "-C");
+		sv_push(&argv, tmp);
+		sv_push(&argv, "--strip-components=2");
+		for (int k = 0; kernel_scripts[k]; k++)
+			sv_pushf(&argv, "%s/scripts/%s", top, kernel_scripts[k]);
+		if (run_cmd((const char *const *)argv.v, NULL, NULL, quiet) == 0 && rename(tmp, dest) == 0)
+			r = xstrdup(dest);
+		else
+			rm_rf(tmp);
+		sv_clear(&argv);
+		free(top);
+		free(dest);
+		free(tmp);
+	}
+	globfree(&g);
+	return r;
+}
+
+int scratch_kernel_scripts(const char *work, bool quiet)
+{
+	char *dir = find_scripts(), *sdir = path_join(work, "scripts");
+	int rc = 0;
+
+	if (!dir)
+		dir = unpack_scripts(quiet);
+	if (!dir) {
+		free(sdir);
+		return error("no kernel scripts to copy: install linux-source-6.12 (tool/ensure-packages linux-source-6.12)");
+	}
+	if (mkdir_p(sdir) < 0)
+		rc = error("cannot create '%s': %s", sdir, strerror(errno));
+	for (int k = 0; kernel_scripts[k] && !rc; k++) {
+		char *from = path_join(dir, kernel_scripts[k]), *to = path_join(sdir, kernel_scripts[k]), *text;
+		size_t len;
+
+		if (!is_file(to)) {
+			if (read_file(from, &text, &len) < 0) {
+				rc = error("cannot read '%s': %s", from, strerror(errno));
+			} else {
+				if (write_file_atomic(to, text, len) < 0)
+					rc = -1;
+				else if (strstr(kernel_scripts[k], ".pl"))
+					chmod(to, 0755);
+				free(text);
+			}
+		}
+		free(from);
+		free(to);
+	}
+	free(dir);
+	free(sdir);
+	return rc;
+}
