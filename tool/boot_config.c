@@ -110,7 +110,7 @@ static bool find_line(const char *mk, const char *word, char **prefix, char **va
 char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char **why)
 {
 	char *dir = xstrdup(file), *slash = strrchr(dir, '/'), *word, *mk, *prefix = NULL, *var = NULL;
-	char *result = NULL;
+	char *result = NULL, *alt = NULL;
 
 	*cond = NULL;
 	*why = NULL;
@@ -123,18 +123,22 @@ char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char *
 	word = xasprintf("%.*s.o", (int)strlen(slash + 1) - 2, slash + 1);
 	for (int depth = 0; depth < 12; depth++) {
 		mk = read_makefile(tree, dir);
-		if (!mk || !find_line(mk, word, &prefix, &var)) {
+		/* a list variable rather than an object: "obj-y += $(list-y)" */
+		if (!mk || (!find_line(mk, word, &prefix, &var) && !(alt && find_line(mk, alt, &prefix, &var)))) {
 			if (!*why)
 				*why = xasprintf("no line of %s/Makefile builds %s", dir, word);
 			free(mk);
 			break;
 		}
+		free(alt);
+		alt = NULL;
 		if (strcmp(prefix, "obj") && strcmp(prefix, "lib")) {
 			/* a part of composite object PREFIX.o: conditional inside it, then PREFIX.o itself */
 			if (strcmp(var, "y") && strcmp(var, "objs") && !*cond)
 				*cond = xstrdup(var);
 			free(word);
 			word = xasprintf("%s.o", prefix);
+			alt = xasprintf("$(%s-y)", prefix);
 			free(prefix);
 			free(var);
 			free(mk);
@@ -170,6 +174,7 @@ char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char *
 		}
 	}
 	free(word);
+	free(alt);
 	free(dir);
 	if (result) {
 		free(*why);
@@ -182,30 +187,135 @@ char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char *
 	return result;
 }
 
-/* "depends on" lines of `config SYM`, for the reason a symbol stayed off */
+static bool kconfig_keyword(const char *l)
+{
+	static const char *const kw[] = { "config ", "menuconfig ", "choice", "endchoice", "menu ", "endmenu",
+					   "if ", "endif", "source ", "comment ", "mainmenu " };
+
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (!strncmp(l, kw[i], strlen(kw[i])))
+			return true;
+	return false;
+}
+
+static const char *skip_space(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/*
+ * Why SYM stays off, from its Kconfig entry: its "depends on" lines, the
+ * "if" blocks and "menu ... depends on" around it in the same file, and
+ * whether it has a prompt at all (without one only a "select" sets it).
+ */
 static char *depends_of(const char *src, const char *sym)
 {
 	struct strbuf out = STRBUF_INIT, r = STRBUF_INIT;
-	char *pat = xasprintf("^(menu)?config %s$", sym);
+	struct strvec lines = STRVEC_INIT, stack = STRVEC_INIT;
+	char *pat = xasprintf("^(menu)?config %s$", sym), *path, *text, *colon;
+	size_t entry;
+	bool prompt = false, pending_menu = false;
 
-	git(src, true, &out, "grep", "-h", "-E", "-A", "30", pat, "--", "*Kconfig*", NULL);
+	git(src, true, &out, "grep", "--no-index", "-n", "-E", pat, "--", "*Kconfig*", NULL);
 	free(pat);
-	for (char *p = out.buf; p && *p;) {
-		char *e = strchr(p, '\n'), *t = p;
+	/* the same symbol in several architectures' Kconfig: take x86's, or a generic one */
+	colon = NULL;
+	for (char *p = out.buf; p && *p && !colon;) {
+		char *e = strchr(p, '\n');
+
+		if (strncmp(p, "arch/", 5) || !strncmp(p, "arch/x86/", 9)) {
+			if (e)
+				*e = '\0';
+			memmove(out.buf, p, strlen(p) + 1);
+			colon = strchr(out.buf, ':');
+			break;
+		}
+		p = e ? e + 1 : NULL;
+	}
+	if (!colon) {
+		sb_release(&out);
+		return xasprintf("no Kconfig entry for %s", sym);
+	}
+	*colon = '\0';
+	entry = strtoul(colon + 1, NULL, 10) - 1;
+	path = path_join(src, out.buf);
+	sb_release(&out);
+	if (read_file(path, &text, NULL) < 0) {
+		free(path);
+		return xasprintf("cannot read its Kconfig");
+	}
+	free(path);
+	for (char *p = text; *p;) {
+		char *e = strchr(p, '\n');
 
 		if (e)
 			*e = '\0';
-		while (isspace((unsigned char)*t))
-			t++;
-		if (p != out.buf && (!strncmp(p, "config ", 7) || !strncmp(p, "menuconfig ", 11) ||
-				     !strncmp(p, "endmenu", 7) || !strncmp(p, "--", 2)))
-			break;
-		if (!strncmp(t, "depends on ", 11))
-			sb_addf(&r, "%s%s", r.len ? " && " : "depends on ", t + 11);
-		p = e ? e + 1 : NULL;
+		sv_push(&lines, p);
+		p = e ? e + 1 : p + strlen(p);
 	}
-	sb_release(&out);
-	return r.len ? sb_detach(&r) : xasprintf("not selectable here (no prompt or a choice)");
+	free(text);
+	/* the blocks around the entry */
+	for (size_t i = 0; i < entry && i < lines.n; i++) {
+		const char *l = lines.v[i], *t = skip_space(l);
+
+		if (!strncmp(l, "if ", 3)) {
+			sv_push(&stack, skip_space(l + 3));
+		} else if ((!strncmp(l, "endif", 5) || !strncmp(l, "endmenu", 7) || !strncmp(l, "endchoice", 9)) &&
+			   stack.n) {
+			free(stack.v[--stack.n]);
+			stack.v[stack.n] = NULL;
+		} else if (!strncmp(l, "menu ", 5) || !strncmp(l, "choice", 6)) {
+			sv_push(&stack, "");
+			pending_menu = true;
+			continue;
+		} else if (pending_menu && !strncmp(t, "depends on ", 11) && stack.n) {
+			char *d = stack.v[stack.n - 1][0] ? xasprintf("%s && %s", stack.v[stack.n - 1], t + 11)
+							   : xstrdup(t + 11);
+
+			free(stack.v[stack.n - 1]);
+			stack.v[stack.n - 1] = d;
+			continue;
+		}
+		if (kconfig_keyword(l))
+			pending_menu = false;
+	}
+	for (size_t i = 0; i < stack.n; i++)
+		if (stack.v[i][0])
+			sb_addf(&r, "%s%s", r.len ? " && " : "", stack.v[i]);
+	/* the entry itself */
+	for (size_t i = entry + 1; i < lines.n && (!lines.v[i][0] || isspace((unsigned char)lines.v[i][0]) ||
+						    !kconfig_keyword(lines.v[i])); i++) {
+		const char *t = skip_space(lines.v[i]);
+
+		if (!strncmp(t, "depends on ", 11))
+			sb_addf(&r, "%s%s", r.len ? " && " : "", t + 11);
+		else if (!strncmp(t, "prompt ", 7) ||
+			 ((!strncmp(t, "bool", 4) || !strncmp(t, "tristate", 8) || !strncmp(t, "int", 3) ||
+			   !strncmp(t, "hex", 3) || !strncmp(t, "string", 6)) && strchr(t, '"')))
+			prompt = true;
+		else if (!strncmp(t, "help", 4) || !strncmp(t, "---help---", 10))
+			break;
+	}
+	sv_clear(&lines);
+	sv_clear(&stack);
+	if (!prompt && r.len) {
+		char *d = sb_detach(&r), *m = xasprintf("no prompt (only a select sets it), depends on %s", d);
+
+		free(d);
+		return m;
+	}
+	if (!prompt)
+		return xstrdup("no prompt: only a select from another option sets it");
+	if (!r.len)
+		return xstrdup("its menu or the Kconfig file that sources it is off");
+	{
+		char *d = sb_detach(&r), *m = xasprintf("depends on %s", d);
+
+		free(d);
+		return m;
+	}
 }
 
 static bool config_has(const char *config, const char *sym)

@@ -631,6 +631,7 @@ char *report_markdown(const struct report *r)
 	struct counts c = count(base);
 	int ids[NR_KERNELS], nk = kernels(r, ids), nsym = 0;
 	struct strvec exercised = STRVEC_INIT, unconverted = STRVEC_INIT, missing = STRVEC_INIT;
+	struct strvec untested = STRVEC_INIT;
 
 	sb_adds(&sb, "## Tested\n\n");
 	sb_addf(&t, "Booted in qemu (x86_64, %s) on Linux %s: ",
@@ -640,10 +641,28 @@ char *report_markdown(const struct report *r)
 			ids[j] == K_BASE ? "the base kernel" : ids[j] == K_PATCHED ? "the kernel with this series" :
 			"the two-call variant (4.18's ->get_poll_head() + ->poll_mask(), for comparison)");
 	sb_adds(&t, ", all from one tinyconfig-based configuration");
-	for (size_t i = 0; i < w->nsyms; i++)
-		if (w->syms[i].on && w->syms[i].symbol && strcmp(w->syms[i].symbol, "y"))
-			sb_addf(&t, "%sCONFIG_%s", nsym++ ? ", " : " that also enables the converted files' ",
-				w->syms[i].symbol);
+	{
+		struct strvec syms = STRVEC_INIT;
+
+		for (size_t i = 0; i < w->nsyms; i++) {
+			char *all, *and;
+
+			if (!w->syms[i].on || !w->syms[i].symbol || !strcmp(w->syms[i].symbol, "y"))
+				continue;
+			all = xstrdup(w->syms[i].symbol);
+			for (char *p = all; p; p = and ? and + 4 : NULL) {
+				and = strstr(p, " && ");
+				if (and)
+					*and = '\0';
+				if (!sv_contains(&syms, p))
+					sv_push(&syms, p);
+			}
+			free(all);
+		}
+		for (size_t i = 0; i < syms.n; i++)
+			sb_addf(&t, "%sCONFIG_%s", nsym++ ? ", " : " that also enables the converted files' ", syms.v[i]);
+		sv_clear(&syms);
+	}
 	sb_adds(&t, ".");
 	wrap(&sb, t.buf, 72);
 	sb_addc(&sb, '\n');
@@ -657,9 +676,14 @@ char *report_markdown(const struct report *r)
 		else if (!kind_converted(r, k))
 			sv_push(&unconverted, k->name);
 	}
-	for (size_t i = 0; i < w->nsyms; i++)
-		if (not_exercised(r, i))
-			sv_pushf(&missing, "%s (%s)", w->syms[i].file, not_exercised(r, i));
+	for (size_t i = 0; i < w->nsyms; i++) {
+		if (!not_exercised(r, i))
+			continue;
+		if (w->syms[i].on)
+			sv_push(&untested, w->syms[i].file);
+		else
+			sv_push(&missing, w->syms[i].file);
+	}
 	sb_addf(&t, "A static test program in the initramfs checked readiness and wake-ups of %zu file types "
 		    "through poll(), select(), ppoll(), epoll (level-triggered, edge-triggered, oneshot), "
 		    "poll(), select() and epoll_wait() blocked and woken by another process, io_uring "
@@ -671,8 +695,20 @@ char *report_markdown(const struct report *r)
 	sb_addc(&sb, '\n');
 	sb_release(&t);
 	list_line(&sb, "Converted file types exercised:", &exercised, ", ");
-	if (missing.n)
-		list_line(&sb, "Converted files not exercised in the guest:", &missing, "; ");
+	if (untested.n) {
+		char *h = xasprintf("Converted files built but not exercised (no guest test for their file type, "
+				    "most need a device):");
+
+		list_line(&sb, h, &untested, ", ");
+		free(h);
+	}
+	if (missing.n) {
+		char *h = xasprintf("Converted files not built (%zu; their options need hardware or subsystems "
+				    "this configuration lacks, boot-test.json has each reason):", missing.n);
+
+		list_line(&sb, h, &missing, ", ");
+		free(h);
+	}
 	list_line(&sb, "Unchanged file types checked alongside:", &unconverted, ", ");
 	if (!r->failures.n)
 		sb_adds(&sb, "- The same results on every kernel; no panic, oops, WARN, lockdep report\n"
@@ -693,5 +729,6 @@ char *report_markdown(const struct report *r)
 	sv_clear(&exercised);
 	sv_clear(&unconverted);
 	sv_clear(&missing);
+	sv_clear(&untested);
 	return sb_detach(&sb);
 }

@@ -332,6 +332,7 @@ static int build_objs(struct builder *b, const struct strvec *cfiles, struct str
 }
 
 static bool is_file_in(const char *dir, const char *rel);
+static void forget_cmd_files(struct builder *b, const struct strvec *cfiles);
 
 /*
  * Sparse's baseline for patches 2..n in one build, after patch 1 (the
@@ -363,7 +364,24 @@ static void baseline(struct builder *b, const struct strvec *patches, const stru
 	}
 	if (!quiet)
 		fprintf(stderr, "polltax: sparse baseline of the %zu files the other patches touch\n", cfiles.n);
-	build_objs(b, &cfiles, &log);
+	if (build_objs(b, &cfiles, &log) != 0 && b->kbuild && b->jobs > 1) {
+		/* the objects that did not build, again one job at a time (see forget_cmd_files()) */
+		struct strvec again = STRVEC_INIT;
+		int jobs = b->jobs;
+
+		for (size_t k = 0; k < cfiles.n; k++) {
+			char *o = xasprintf("%s/%.*so", b->build, (int)(strlen(cfiles.v[k]) - 1), cfiles.v[k]);
+
+			if (!is_file(o))
+				sv_push(&again, cfiles.v[k]);
+			free(o);
+		}
+		forget_cmd_files(b, &again);
+		b->jobs = 1;
+		build_objs(b, &again, &log);
+		b->jobs = jobs;
+		sv_clear(&again);
+	}
 	warnings_of(log.buf ? log.buf : "", s->work, b->build, w);
 	sv_clear(&files);
 	sv_clear(&cfiles);
@@ -377,6 +395,19 @@ static bool is_file_in(const char *dir, const char *rel)
 
 	free(p);
 	return r;
+}
+
+/* Remove the .cmd files of the objects of CFILES in the build directory (they are rebuilt). */
+static void forget_cmd_files(struct builder *b, const struct strvec *cfiles)
+{
+	for (size_t i = 0; i < cfiles->n; i++) {
+		const char *f = cfiles->v[i], *sl = strrchr(f, '/');
+		char *cmd = sl ? xasprintf("%s/%.*s/.%.*so.cmd", b->build, (int)(sl - f), f, (int)(strlen(sl + 1) - 1), sl + 1)
+			       : xasprintf("%s/.%.*so.cmd", b->build, (int)(strlen(f) - 1), f);
+
+		unlink(cmd);
+		free(cmd);
+	}
 }
 
 static void prepare_kbuild(struct builder *b, const struct scratch *s, const char *config, bool quiet)
@@ -561,8 +592,17 @@ int cmd_verify(int argc, char **argv)
 				build_objs(&b, &cfiles, &log0);	/* the state before: sparse's baseline */
 				warnings_of(log0.buf ? log0.buf : "", s.work, b.build, &w0);
 			} else {
-				for (size_t k = 0; k < base_w.n; k++)
-					sv_push(&w0, base_w.v[k]);
+				/* the baseline's warnings in these files, or in headers they include */
+				for (size_t k = 0; k < base_w.n; k++) {
+					const char *wl = base_w.v[k], *colon = strchr(wl, ':');
+					size_t pl = colon ? (size_t)(colon - wl) : 0;
+					bool keep = pl > 2 && !strncmp(wl + pl - 2, ".h", 2);
+
+					for (size_t c = 0; c < cfiles.n && !keep; c++)
+						keep = strlen(cfiles.v[c]) == pl && !strncmp(wl, cfiles.v[c], pl);
+					if (keep)
+						sv_push(&w0, wl);
+				}
 				sv_sort(&w0);
 			}
 		}
@@ -599,10 +639,16 @@ int cmd_verify(int argc, char **argv)
 			int rc = build_objs(&b, &cfiles, &log1);
 			bool retried = false;
 
-			if (rc != 0 && b.jobs > 1) {
-				/* once more, one job at a time: a failure that goes away was make racing itself */
+			if (rc != 0 && b.kbuild && b.jobs > 1) {
+				/*
+				 * Once more, one job at a time, without the objects' .cmd files:
+				 * Kbuild can reach a directory by two paths at once (drivers/
+				 * lists "char/ipmi/" and "char/"), and two makes then write and
+				 * read the same .cmd file.  A failure that goes away was that.
+				 */
 				int jobs = b.jobs;
 
+				forget_cmd_files(&b, &cfiles);
 				b.jobs = 1;
 				sb_reset(&log1);
 				rc = build_objs(&b, &cfiles, &log1);

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "maintainers.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,9 @@ static int get_maintainer(const struct maint *m, struct strbuf *out, const char 
 	struct strvec argv = STRVEC_INIT;
 	int rc;
 
+	/* perl's hash order decides the order of what get_maintainer.pl prints */
+	setenv("PERL_HASH_SEED", "0", 1);
+	setenv("PERL_PERTURB_KEYS", "0", 1);
 	sv_push(&argv, "perl");
 	sv_push(&argv, "scripts/get_maintainer.pl");
 	if (m->no_tree)
@@ -32,31 +36,96 @@ static int get_maintainer(const struct maint *m, struct strbuf *out, const char 
 	return rc;
 }
 
+/* How specifically PATTERN (an F: line) names FILE: 0 when it does not. */
+static int pattern_score(const char *pat, const char *file)
+{
+	size_t pl = strlen(pat);
+	int slashes = 0;
+
+	for (const char *q = pat; *q; q++)
+		slashes += *q == '/';
+	if (!strpbrk(pat, "*?[")) {
+		if (!strcmp(pat, file))
+			return 100000;			/* the file itself */
+		if (pl && pat[pl - 1] == '/' && !strncmp(file, pat, pl))
+			return 1000 * slashes + (int)pl;	/* a directory above it */
+		if (!strncmp(file, pat, pl) && file[pl] == '/')
+			return 1000 * slashes + (int)pl;
+		return 0;
+	}
+	/* a wildcard pattern: FNM_PATHNAME, so that a star does not cross a slash */
+	if (fnmatch(pat, file, FNM_PATHNAME) == 0)
+		return 1000 * slashes + (int)pl;
+	if (pl && pat[pl - 1] == '/') {
+		char *d = xstrndup(pat, pl - 1);
+		char *dir = xstrdup(file), *sl;
+		int r = 0;
+
+		/* a wildcard directory pattern (trailing slash): some directory above the file */
+		while ((sl = strrchr(dir, '/')) && !r) {
+			*sl = '\0';
+			if (fnmatch(d, dir, FNM_PATHNAME) == 0)
+				r = 1000 * slashes + (int)pl;
+		}
+		free(d);
+		free(dir);
+		return r;
+	}
+	return 0;
+}
+
 char *maint_section(const struct maint *m, const char *file)
 {
 	struct strbuf out = STRBUF_INIT;
-	char *r = NULL;
+	char *best = NULL, *cur = NULL;
+	int best_score = -1, cur_score = 0;
 	bool para_start = true;
 
-	/* --sections prints the sections that match, the most specific first */
+	/*
+	 * --sections prints every section that matches; its order depends on
+	 * perl's hash order, so the most specific is chosen here, from the F:
+	 * lines it prints (an exact file over a directory, a deeper directory
+	 * over a shallower one), ties by name.
+	 */
 	if (get_maintainer(m, &out, "--sections", file) != 0)
 		warning("get_maintainer.pl failed on '%s'", file);
-	for (const char *l = out.buf; l && *l && !r;) {
-		const char *e = strchr(l, '\n');
-		size_t n = e ? (size_t)(e - l) : strlen(l);
+	for (const char *l = out.buf; ; ) {
+		const char *e = l ? strchr(l, '\n') : NULL;
+		size_t n = !l ? 0 : e ? (size_t)(e - l) : strlen(l);
+		bool end = !l || !*l;
 
-		if (n == 0) {
+		if (end || n == 0) {
+			if (cur && strncmp(cur, "THE REST", 8) &&
+			    (cur_score > best_score || (cur_score == best_score && best && strcmp(cur, best) < 0))) {
+				free(best);
+				best = cur;
+				best_score = cur_score;
+				cur = NULL;
+			}
+			free(cur);
+			cur = NULL;
+			cur_score = 0;
 			para_start = true;
+			if (end)
+				break;
 		} else if (para_start) {
-			/* a section name: not "X:\t..." */
-			if (!(n > 2 && l[1] == ':' && (l[2] == '\t' || l[2] == ' ')) && strncmp(l, "THE REST", 8))
-				r = xstrndup(l, n);
+			cur = xstrndup(l, n);
 			para_start = false;
+		} else if (n > 3 && l[0] == 'F' && l[1] == ':') {
+			char *pat = xstrndup(l + 2, n - 2), *t = pat;
+			int sc;
+
+			while (*t == ' ' || *t == '\t')
+				t++;
+			sc = pattern_score(t, file);
+			if (sc > cur_score)
+				cur_score = sc;
+			free(pat);
 		}
 		l = e ? e + 1 : NULL;
 	}
 	sb_release(&out);
-	return r ? r : xstrdup("THE REST");
+	return best ? best : xstrdup("THE REST");
 }
 
 int maint_recipients(const struct maint *m, const char *patch, struct strvec *to, struct strvec *cc)

@@ -11,7 +11,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -168,19 +170,12 @@ static void base_from_files(struct scratch *s, const struct tree *t, bool quiet)
 			die_code(EXIT_INPUT, "no file of '%s' could be recorded in '%s'", t->root, s->git_dir);
 		msg = xasprintf("linux %s as found in the tree", t->version);
 		{
-			char *prev = NULL;
 			int rc;
 
-			if (git_in(s->git_dir, NULL, &out, true, "rev-parse", "--verify", "-q", "refs/polltax/pristine",
-				   NULL) == 0)
-				prev = trim(&out);
+			/* a root commit with a fixed identity and date: the same tree gives the same commit */
 			sb_reset(&out);
-			setenv("GIT_AUTHOR_DATE", s->date, 1);
-			setenv("GIT_COMMITTER_DATE", s->date, 1);
-			rc = git_in(s->git_dir, NULL, &out, quiet, "-c", "user.name=polltax", "-c",
-				    "user.email=polltax@localhost", "commit-tree", tree_id, "-m", msg, NULL);
-			(void)prev;	/* a fresh root commit: the same tree gives the same commit */
-			free(prev);
+			scratch_identity("polltax", "polltax@localhost", s->date);
+			rc = git_in(s->git_dir, NULL, &out, quiet, "commit-tree", tree_id, "-m", msg, NULL);
 			if (rc != 0)
 				die("cannot commit the tree of '%s'", t->root);
 		}
@@ -205,11 +200,33 @@ void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool
 {
 	char *dotgit = path_join(t->root, ".git");
 
+	/* nothing of the user's git configuration may change what polltax makes */
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+
 	memset(s, 0, sizeof(*s));
 	s->dir = work_dir(t);
 	s->git_dir = path_join(s->dir, "base.git");
 	if (mkdir_p(s->dir) < 0)
 		die("cannot create '%s': %s", s->dir, strerror(errno));
+	{
+		/*
+		 * One polltax at a time per tree: base.git and the work trees are
+		 * shared.  The lock is held until the process exits.
+		 */
+		char *lk = path_join(s->dir, "lock");
+		int fd = open(lk, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd < 0)
+			die("cannot open '%s': %s", lk, strerror(errno));
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (!quiet)
+				fprintf(stderr, "polltax: waiting for another polltax working in '%s'\n", s->dir);
+			if (flock(fd, LOCK_EX) < 0)
+				die("cannot lock '%s': %s", lk, strerror(errno));
+		}
+		free(lk);
+	}
 	if (t->is_git && (is_dir(dotgit) || is_file(dotgit)))
 		base_from_clone(s, t, quiet);
 	else

@@ -12,7 +12,8 @@
  *     date of the tree's Makefile, so the same tree gives the same commit.
  * Each use ("series", "verify") checks out its own work tree from it,
  * reset and cleaned on every run, and kept so that a build directory
- * next to it stays valid across runs.
+ * next to it stays valid across runs.  One polltax at a time works in
+ * $CACHE/work/<name>-<hash> (a lock file there; a second one waits).
  */
 #ifndef POLLTAX_SCRATCH_H
 #define POLLTAX_SCRATCH_H

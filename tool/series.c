@@ -86,6 +86,50 @@ static void add_item(struct strbuf *sb, const char *first, const char *rest)
 	free(copy);
 }
 
+/* A command line, broken before its options with " \\" so that it still pastes into a shell. */
+static void add_command(struct strbuf *sb, const char *cmd)
+{
+	char *copy = xstrdup(cmd);
+	int col = 0;
+	bool quoted = false;
+	struct strbuf word = STRBUF_INIT;
+
+	sb_adds(sb, "  ");
+	col = 2;
+	/* words, keeping '...' and "..." together */
+	for (const char *p = copy;; p++) {
+		if (*p && (quoted || *p != ' ')) {
+			if (*p == '\'' || *p == '"')
+				quoted = !quoted;
+			sb_addc(&word, *p);
+			continue;
+		}
+		if (word.len && !strcmp(word.buf, "-D") && *p) {
+			sb_addc(&word, ' ');	/* "-D name=value" stays on one line */
+			continue;
+		}
+		if (word.len) {
+			bool opt = word.buf[0] == '-';
+
+			if (col > 2 && (col + 1 + (int)word.len > WIDTH - 2 || (opt && col + 1 + (int)word.len > WIDTH - 20))) {
+				sb_adds(sb, " \\\n      ");
+				col = 6;
+			} else if (col > 2) {
+				sb_addc(sb, ' ');
+				col++;
+			}
+			sb_adds(sb, word.buf);
+			col += (int)word.len;
+			sb_reset(&word);
+		}
+		if (!*p)
+			break;
+	}
+	sb_addc(sb, '\n');
+	sb_release(&word);
+	free(copy);
+}
+
 static void describe_plan(struct strbuf *sb, json_t *p)
 {
 	json_t *s, *h;
@@ -334,7 +378,7 @@ char *series_cover_body(json_t *s, int k, int n)
 	}
 
 	sb_adds(&sb, "\nHow it was made:\n\n");
-	add_item(&sb, "", str(s, "command"));
+	add_command(&sb, str(s, "command"));
 	sb_adds(&sb, "\n");
 	sb_adds(&p, "Each conversion is the two semantic patches of polltax, instantiated for one "
 		"implementation; for example:\n");
@@ -342,7 +386,7 @@ char *series_cover_body(json_t *s, int k, int n)
 	sb_reset(&p);
 	sb_adds(&sb, "\n");
 	json_array_foreach(json_object_get(s, "example_commands"), i, x)
-		add_item(&sb, "", json_string_value(x));
+		add_command(&sb, json_string_value(x));
 	sb_adds(&sb, "\n");
 	sb_adds(&p, "polltax writes the command of every conversion to series.json next to the patches.\n");
 	series_wrap(&sb, p.buf, WIDTH);

@@ -30,6 +30,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -38,7 +39,10 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
+#include <linux/filter.h>
 #include <linux/perf_event.h>
+#include <linux/seccomp.h>
+#include <linux/uhid.h>
 #include <linux/userfaultfd.h>
 
 static int counter;
@@ -56,6 +60,8 @@ static int neg_errno(void)
 {
 	return errno ? -errno : -EIO;
 }
+
+static int open_path(struct fixture *f, const char *path, int flags);
 
 static void close_all(struct fixture *f)
 {
@@ -87,6 +93,13 @@ static int read_all(int fd, size_t size)
 			return n < 0 ? neg_errno() : 0;
 	}
 	return -EIO;
+}
+
+static bool ready_fd(int fd, short ev)
+{
+	struct pollfd p = { .fd = fd, .events = ev };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & ev);
 }
 
 static int write_byte(int fd)
@@ -532,6 +545,182 @@ static void uffd_close(struct fixture *f)
 	close_all(f);
 }
 
+/*
+ * ---- seccomp user notification ----
+ * A helper child installs a filter that hands getppid() to a listener and
+ * passes the listener to us (SCM_RIGHTS); each byte on its pipe makes it
+ * call getppid(), which waits for our answer: the listener is readable
+ * while a notification is pending.
+ */
+static int send_fd(int sock, int fd)
+{
+	char c = 0;
+	struct iovec iov = { &c, 1 };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+
+	memset(u.buf, 0, sizeof(u.buf));
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char c;
+	struct iovec iov = { &c, 1 };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&m);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+static void seccomp_helper(int sock, int in)
+{
+	struct sock_filter prog[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog fprog = { sizeof(prog) / sizeof(prog[0]), prog };
+	int fd;
+	char c;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		_exit(1);
+	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &fprog);
+	if (fd < 0 || send_fd(sock, fd))
+		_exit(1);
+	close(fd);
+	while (read(in, &c, 1) == 1)
+		syscall(SYS_getppid);
+	_exit(0);
+}
+
+static int seccomp_open(struct fixture *f)
+{
+	int sv[2], p[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return neg_errno();
+	if (pipe2(p, O_CLOEXEC)) {
+		close(sv[0]);
+		close(sv[1]);
+		return neg_errno();
+	}
+	f->pid = fork();
+	if (f->pid == 0) {
+		close(sv[0]);
+		close(p[1]);
+		seccomp_helper(sv[1], p[0]);
+	}
+	close(sv[1]);
+	close(p[0]);
+	f->aux[0] = p[1];
+	if (f->pid < 0) {
+		close(sv[0]);
+		return neg_errno();
+	}
+	f->fd = recv_fd(sv[0]);	/* EOF: the helper could not install the filter */
+	close(sv[0]);
+	return f->fd < 0 ? -ENOSYS : 0;
+}
+
+static int seccomp_drain(struct fixture *f)
+{
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+
+	memset(&req, 0, sizeof(req));
+	if (ioctl(f->fd, SECCOMP_IOCTL_NOTIF_RECV, &req))
+		return neg_errno();
+	memset(&resp, 0, sizeof(resp));
+	resp.id = req.id;
+	resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	return ioctl(f->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) ? neg_errno() : 0;
+}
+
+static void seccomp_close(struct fixture *f)
+{
+	/* answer a pending call, then the helper reads EOF and exits */
+	if (f->fd >= 0 && ready_fd(f->fd, POLLIN))
+		seccomp_drain(f);
+	child_close(f);
+}
+
+/*
+ * ---- /dev/uhid: a HID device made by userspace ----
+ * Readable while the kernel has events for it; each trigger creates the
+ * device (UHID_START follows) or destroys it (UHID_STOP).
+ */
+static const unsigned char uhid_rdesc[] = {
+	0x06, 0x00, 0xff,	/* Usage Page (Vendor Defined) */
+	0x09, 0x01,		/* Usage (1) */
+	0xa1, 0x01,		/* Collection (Application) */
+	0x15, 0x00,		/*   Logical Minimum (0) */
+	0x26, 0xff, 0x00,	/*   Logical Maximum (255) */
+	0x75, 0x08,		/*   Report Size (8) */
+	0x95, 0x01,		/*   Report Count (1) */
+	0x09, 0x01,		/*   Usage (1) */
+	0x81, 0x02,		/*   Input (Data, Variable, Absolute) */
+	0xc0,			/* End Collection */
+};
+
+static int uhid_open(struct fixture *f)
+{
+	return open_path(f, "/dev/uhid", O_RDWR | O_NONBLOCK);
+}
+
+static int uhid_trigger(struct fixture *f)
+{
+	struct uhid_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_CREATE2;
+	snprintf((char *)ev.u.create2.name, sizeof(ev.u.create2.name), "polltest");
+	ev.u.create2.rd_size = sizeof(uhid_rdesc);
+	ev.u.create2.bus = BUS_VIRTUAL;
+	ev.u.create2.vendor = 0x1234;
+	ev.u.create2.product = 0x5678;
+	memcpy(ev.u.create2.rd_data, uhid_rdesc, sizeof(uhid_rdesc));
+	if (write(f->fd, &ev, sizeof(ev)) == sizeof(ev))
+		return 0;
+	if (errno != EALREADY)	/* created by the trigger before: destroy it this time */
+		return neg_errno();
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_DESTROY;
+	return write(f->fd, &ev, sizeof(ev)) == sizeof(ev) ? 0 : neg_errno();
+}
+
+static int uhid_drain(struct fixture *f)
+{
+	struct uhid_event ev;
+
+	while (read(f->fd, &ev, sizeof(ev)) > 0)
+		;
+	return errno == EAGAIN ? 0 : neg_errno();
+}
+
 /* ---- POSIX message queue ---- */
 static int mqueue_open(struct fixture *f)
 {
@@ -751,6 +940,10 @@ const struct kind kinds[] = {
 	     kmsg_open, kmsg_trigger, kmsg_drain, generic_close),
 	KIND("perf", "kernel/events/core.c", "perf_poll", POLLHUP, K_NO_DRAIN | K_DUP_BENCH,
 	     perf_open, child_trigger, NULL, child_close),
+	KIND("seccomp", "kernel/seccomp.c", "seccomp_notify_poll", POLLIN, K_DUP_BENCH,
+	     seccomp_open, child_trigger, seccomp_drain, seccomp_close),
+	KIND("uhid", "drivers/hid/uhid.c", "uhid_char_poll", POLLIN, K_DUP_BENCH,
+	     uhid_open, uhid_trigger, uhid_drain, generic_close),
 	KIND("proc-mounts", "fs/proc_namespace.c", "mounts_poll", POLLPRI, K_CONSUMED | K_DUP_BENCH,
 	     mounts_open, mounts_trigger, NULL, mounts_close),
 	KIND("sysfs", "fs/kernfs/file.c", "kernfs_fop_poll", POLLIN, K_ALWAYS_READY | K_DUP_BENCH,
