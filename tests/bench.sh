@@ -9,10 +9,14 @@
 #   parse floor   libclang parses the same translation units, nothing else
 #   scan cold     polltax scan --no-cocci with an empty fact cache
 #   scan warm     nothing changed
-#   scan touched  one candidate file's mtime changed (a scratch copy of the tree)
+#   scan touched  one candidate file's contents changed (a comment added)
 #   cocci only    cocci/classify.cocci alone over the same files, same -j
 # with the peak memory (max RSS of the largest process) of each.  Writes
 # OUT/bench.md and prints it.
+#
+# Everything runs on a scratch copy of the tree made of hard links (cp -al:
+# seconds, no data copied), so that one file can be changed without writing
+# to KERNEL_DIR: the changed file is a new file renamed over its link.
 
 set -eu
 POLLTAX=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -24,9 +28,13 @@ mkdir -p "$OUT"
 W=$(mktemp -d "$OUT/bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
-# one prepare, shared by every measurement
-"$POLLTAX" scan -q --no-cocci -j "$JOBS" -o "$W/prep" "$KERNEL" >/dev/null 2>&1 || true
-BUILDDIR=$(ls -d "${XDG_CACHE_HOME:-$HOME/.cache}"/polltax/build/"$(basename "$KERNEL")"-*-allmodconfig 2>/dev/null | head -n 1)
+# the scratch copy, then one prepare shared by every measurement
+TREE=$W/$(basename "$KERNEL")
+cp -al "$KERNEL" "$TREE"
+"$POLLTAX" scan -q --no-cocci -j "$JOBS" -o "$W/prep" "$TREE" >/dev/null 2>&1 || true
+BUILDDIR=$(ls -d "${XDG_CACHE_HOME:-$HOME/.cache}"/polltax/build/"$(basename "$KERNEL")"-*-allmodconfig 2>/dev/null |
+	while read -r d; do [ "$(readlink -f "$d/source" 2>/dev/null)" = "$TREE" ] && echo "$d"; done | head -n 1)
+[ -n "$BUILDDIR" ] || { echo "bench: no prepared build directory for $TREE"; exit 1; }
 
 measure() {	# NAME CMD...: seconds and peak KiB into $W/NAME
 	name=$1; shift
@@ -34,14 +42,14 @@ measure() {	# NAME CMD...: seconds and peak KiB into $W/NAME
 }
 
 export XDG_CACHE_HOME="$W/cache"
-measure floor "$POLLTAX" parse-floor -j "$JOBS" --build "$BUILDDIR" "$KERNEL"
-measure cold "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$KERNEL"
-measure warm "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$KERNEL"
-one=$(awk -F, 'NR == 2 { print $1 }' "$W/out/polltax.csv")
-touch "$KERNEL/$one"
-measure touched "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$KERNEL"
-"$POLLTAX" parse-floor --list --build "$BUILDDIR" "$KERNEL" | awk '{ print; print "" }' >"$W/groups"
-cd "$KERNEL"
+measure floor "$POLLTAX" parse-floor -j "$JOBS" --build "$BUILDDIR" "$TREE"
+measure cold "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
+measure warm "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
+one=$("$POLLTAX" list "$W/out" | awk -F '\t' '$6 == "yes" { print $1; exit }')
+{ cat "$TREE/$one"; echo "/* polltax bench */"; } >"$TREE/$one.new" && mv "$TREE/$one.new" "$TREE/$one"
+measure touched "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
+"$POLLTAX" parse-floor --list --build "$BUILDDIR" "$TREE" | awk '{ print; print "" }' >"$W/groups"
+cd "$TREE"
 measure cocci spatch --sp-file "$TOP/cocci/classify.cocci" -D facts --very-quiet --no-show-diff \
 	--no-includes --ifdef-to-if --macro-file "$TOP/cocci/classify-macros.h" --timeout 60 \
 	--jobs "$JOBS" --chunksize 1 --file-groups "$W/groups"
