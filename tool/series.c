@@ -146,6 +146,12 @@ static void describe_plan(struct strbuf *sb, json_t *p)
 
 			if (i)
 				sb_adds(&w, "; ");
+			if (!strcmp(k, "anon_inode_getfd")) {
+				/* the file is installed by the call: the head goes in with it */
+				sb_addf(&w, "%s, given to anon_inode_getfd_poll() in %s()", str(s, "head"),
+					str(s, "function"));
+				continue;
+			}
 			sb_addf(&w, "%s, set in %s()", str(s, "head"), str(s, "function"));
 			if (!strcmp(k, "new-open"))
 				sb_adds(&w, ", a new ->open()");
@@ -232,8 +238,9 @@ static const char *const class_words[][2] = {
 	{ "unknown", "the analysis could not decide" },
 	{ "single-private", "one queue derived from the file, but no place the scan could see to set "
 			    "f_poll_head (no creation site of the driver's own, a file made by "
-			    "anon_inode_getfd()), a lower layer's poll (converted only with the layer above "
-			    "it), or a file the configuration does not compile" },
+			    "anon_inode_getfd() whose queue is not reached from its private data), a "
+			    "lower layer's poll (converted only with the layer above it), or a file the "
+			    "configuration does not compile" },
 	{ "single-static", "one global queue, but no place the scan could see to set f_poll_head, a "
 			   "lower layer's poll, or a file the configuration does not compile" },
 	{ "none", "no wait queue, but a lower layer's poll, or a file the configuration does not "
@@ -306,11 +313,11 @@ char *series_cover_body(json_t *s, int k, int n)
 		"two calls.\n\n");
 	sb_adds(&p, "This series does that.  struct file gains f_poll_head, struct file_operations gains "
 		"->poll_mask(file, events).  A file whose ->poll() waits on exactly one queue, known when the "
-		"file is created, sets f_poll_head there (in ->open(), or on the file anon_inode_getfile() "
-		"returns); vfs_poll() does the poll_wait() itself and makes one indirect call, to "
-		"->poll_mask().  Files that wait on several queues, on a queue chosen per call, that busy-poll "
-		"or hand the poll_table on keep ->poll(), which is tested first and runs the code it ran "
-		"before.\n\n");
+		"file is created, sets f_poll_head there (in ->open(), on the file anon_inode_getfile() "
+		"returns, or with anon_inode_getfd_poll() instead of anon_inode_getfd()); vfs_poll() does "
+		"the poll_wait() itself and makes one indirect call, to ->poll_mask().  Files that wait on "
+		"several queues, on a queue chosen per call, that busy-poll or hand the poll_table on keep "
+		"->poll(), which is tested first and runs the code it ran before.\n\n");
 	if (n > 1)
 		sb_addf(&p, "This is posting %d of %d of the series for linux-%s (at most 15 patches each).  %s\n\n",
 			k, n, ver, k == 1 ? (infra ? "Patch 1 adds the infrastructure; the others convert drivers, "
