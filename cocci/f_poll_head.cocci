@@ -26,6 +26,13 @@
 ///   -D anchor_anonguard -D fops=FOPS
 ///                             the same, right after the call, guarded
 ///                             by !IS_ERR()
+///   -D anchor_anonfd -D fops=FOPS
+///                             anon_inode_getfd(N, &FOPS, priv, flags)
+///                             becomes anon_inode_getfd_poll(N, &FOPS,
+///                             priv, flags, head): the file is installed
+///                             before anon_inode_getfd() returns, so the
+///                             head goes in with the call (the head is
+///                             written with priv)
 /// When the files come through a framework's open (misc_open(),
 /// chrdev_open()) and the ops have no ->open(), or share one
 /// (simple_open()), polltax writes a new ->open() that sets the head
@@ -53,7 +60,7 @@
 //     -D pdvar=dev -D head='&dev->wait' --no-includes --in-place FILE
 // Options: --no-includes
 // Requires: 1.1.1
-// Keywords: f_poll_head, poll_mask, anon_inode_getfile
+// Keywords: f_poll_head, poll_mask, anon_inode_getfile, anon_inode_getfd
 
 virtual anchor_pd
 virtual anchor_pdaddr
@@ -61,6 +68,7 @@ virtual anchor_local
 virtual anchor_first
 virtual anchor_anon
 virtual anchor_anonguard
+virtual anchor_anonfd
 virtual anchor_addopen
 virtual anchor_wrapopen
 
@@ -138,6 +146,22 @@ fresh identifier e = "" ## virtual.head;
   X = ag(N, &fops, P, ...);
 + if (!IS_ERR(X))
 + 	X->f_poll_head = e;
+  ...>
+  }
+
+@depends on anchor_anonfd@
+identifier virtual.site, virtual.fops;
+expression N, P, FL;
+fresh identifier e = "" ## virtual.head;
+@@
+  site(...) {
+  <...
+- anon_inode_getfd
++ anon_inode_getfd_poll
+  (N, &fops, P,
+- FL
++ FL, e
+  )
   ...>
   }
 

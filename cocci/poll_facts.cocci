@@ -3,10 +3,11 @@
 ///
 /// polltax's convert stage rewrites the head of a ->poll (as written in
 /// its poll_wait() call) in the terms of the function that creates the
-/// file: ->open(), or the caller of anon_inode_getfile() (see
-/// f_poll_head.cocci).  For that it needs, for each function of a file,
-/// its parameters, its locals and their definitions, its assignments, its
-/// anon_inode_getfile() calls and the calls it hands its poll_table to.
+/// file: ->open(), or the caller of anon_inode_getfile() or
+/// anon_inode_getfd() (see f_poll_head.cocci).  For that it needs, for
+/// each function of a file, its parameters, its locals and their
+/// definitions, its assignments, its anon_inode_getfile() and
+/// anon_inode_getfd() calls and the calls it hands its poll_table to.
 /// -D facts prints them, one tab-separated line per item, each starting
 /// with the kind and the file:
 ///   func FILE NAME LINE PARAMS         every function definition
@@ -18,6 +19,9 @@
 ///   anonexit FILE FUNC LINE 0|1        that call is followed by an
 ///                                      IS_ERR() check that leaves the
 ///                                      function (1)
+///   anonfd FILE FUNC LINE FOPS PRIV    a call anon_inode_getfd(N, FOPS,
+///                                      PRIV, FLAGS), wherever it is (it
+///                                      returns an fd: nothing to keep)
 ///   call FILE FUNC LINE CALLEE ARGS... calls that are given the
 ///                                      poll_table parameter of FUNC
 /// Run it on many files at once with one file group per file:
@@ -35,7 +39,7 @@
 // Comments: run by polltax (cfacts.c); it never transforms code.
 // Options: --no-includes
 // Requires: 1.1.1
-// Keywords: f_poll_head, poll_mask, anon_inode_getfile
+// Keywords: f_poll_head, poll_mask, anon_inode_getfile, anon_inode_getfd
 
 virtual facts
 
@@ -142,6 +146,17 @@ position p;
 X << an.X; F << an.F; P << an.P; p << an.p; ag << an.ag;
 @@
 print("anon\t%s\t%s\t%s\t%s\t%s\t%s\t%s" % (p[0].file, p[0].current_element, p[0].line, ag, X, F, P))
+
+@anfd depends on facts@
+expression N, F, P, FL;
+position p;
+@@
+  anon_inode_getfd@p(N, F, P, FL)
+
+@script:python depends on anfd@
+F << anfd.F; P << anfd.P; p << anfd.p;
+@@
+print("anonfd\t%s\t%s\t%s\t%s\t%s" % (p[0].file, p[0].current_element, p[0].line, F, P))
 
 @cl1 depends on facts@
 identifier f, g, w;

@@ -2,8 +2,8 @@
 /*
  * boot_series.c - what a series (git format-patch directory) converts, read
  * from its diffs: the files whose ->poll became ->poll_mask, which .poll
- * function each replaced, and every added "f_poll_head = ..." line (the
- * creation sites).  boot-test matches these against the guest's kinds to say
+ * function each replaced, and every added "f_poll_head = ..." line of a
+ * patch that converts something (the creation sites).  boot-test matches these against the guest's kinds to say
  * which converted file types really ran, and --mutate removes one creation
  * site's line to prove that the guest notices.
  */
@@ -138,6 +138,27 @@ static void scan_patch(struct series *s, int idx, const char *text)
 		}
 		free(line);
 		p = e ? e + 1 : p + strlen(p);
+	}
+	{
+		/*
+		 * A creation site belongs to a conversion: the infrastructure
+		 * patch's own assignment (anon_inode_getfd_poll() stores its
+		 * poll_head argument) is none.
+		 */
+		size_t k, n = 0;
+		bool converts = false;
+
+		for (k = 0; k < s->nconv; k++)
+			converts |= s->conv[k].patch == idx;
+		for (k = 0; k < s->nsites; k++) {
+			if (s->sites[k].patch == idx && !converts) {
+				free(s->sites[k].file);
+				free(s->sites[k].text);
+				continue;
+			}
+			s->sites[n++] = s->sites[k];
+		}
+		s->nsites = n;
 	}
 	free(file);
 	sv_clear(&removed);

@@ -110,8 +110,8 @@ static void sort_array(json_t *a)
 
 static json_t *new_facts(void)
 {
-	return json_pack("{s:{}, s:[], s:[], s:[], s:[], s:[]}", "funcs", "decls", "assigns", "anons", "calls",
-			 "anonexits");
+	return json_pack("{s:{}, s:[], s:[], s:[], s:[], s:[], s:[]}", "funcs", "decls", "assigns", "anons",
+			 "calls", "anonexits", "anonfds");
 }
 
 /* Lines of -D facts output into FILES (an object rel -> facts); lines of other files are dropped. */
@@ -151,6 +151,10 @@ static void parse_facts(const char *out, json_t *files)
 					      json_pack("{s:s, s:i, s:s, s:o, s:o, s:o}", "func", c.v[2], "line",
 							atoi(c.v[3]), "callee", c.v[4], "lhs", norm_str(c.v[5]),
 							"fops", norm_str(c.v[6]), "priv", norm_str(c.v[7])));
+		} else if (!strcmp(c.v[0], "anonfd") && c.n >= 6) {
+			json_array_append_new(json_object_get(f, "anonfds"),
+					      json_pack("{s:s, s:i, s:o, s:o}", "func", c.v[2], "line", atoi(c.v[3]),
+							"fops", norm_str(c.v[4]), "priv", norm_str(c.v[5])));
 		} else if (!strcmp(c.v[0], "anonexit") && c.n >= 5) {
 			json_array_append_new(json_object_get(f, "anonexits"),
 					      json_pack("{s:s, s:i, s:b}", "func", c.v[2], "line", atoi(c.v[3]),
@@ -175,6 +179,7 @@ static void sort_facts(json_t *f)
 	sort_array(json_object_get(f, "decls"));
 	sort_array(json_object_get(f, "assigns"));
 	sort_array(json_object_get(f, "anons"));
+	sort_array(json_object_get(f, "anonfds"));
 	sort_array(json_object_get(f, "calls"));
 }
 

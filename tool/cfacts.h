@@ -3,8 +3,9 @@
  * cfacts.h - what the convert stage needs to know about the functions of
  * one file, from cocci/poll_facts.cocci -D facts: parameters, local
  * variables with their definitions, assignments, anon_inode_getfile()
- * calls and the calls a poll function hands its poll_table to.  And the
- * text helpers that find a function's body in a file.
+ * and anon_inode_getfd() calls and the calls a poll function hands its
+ * poll_table to.  And the text helpers that find a function's body in a
+ * file.
  */
 #ifndef POLLTAX_CFACTS_H
 #define POLLTAX_CFACTS_H
@@ -18,6 +19,8 @@
  *   "decls": [ {"func", "line", "var", "type", "init"} ],   init "" when none
  *   "assigns": [ {"func", "line", "lhs", "rhs"} ],
  *   "anons": [ {"func", "line", "callee", "lhs", "fops", "priv"} ],
+ *   "anonexits": [ {"func", "line", "leaves"} ],
+ *   "anonfds": [ {"func", "line", "fops", "priv"} ],   anon_inode_getfd() calls
  *   "calls": [ {"func", "line", "callee", "args": [...]} ] }
  * Expressions are normalized (headexpr.h).  NULL with *ERR set when
  * spatch fails.

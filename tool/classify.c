@@ -1125,6 +1125,18 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			const char *k = str(s, "kind");
 			bool settable = json_is_true(json_object_get(s, "settable"));
 
+			/*
+			 * anon_inode_getfd() installs the file before it returns:
+			 * anon_inode_getfd_poll() takes the head instead, which
+			 * must then come from the private data it is given (or be
+			 * a global), as nothing else of the file is at hand.
+			 */
+			if (!strcmp(k, "anon_inode_getfd") &&
+			    (!strcmp(base, "private_data") || !strcmp(base, "global"))) {
+				settable = true;
+				json_object_set_new(s, "settable", json_true());
+			}
+
 			if (!strcmp(k, "open")) {
 				if (settable) {
 					own_open = true;
@@ -1141,9 +1153,13 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 				direct = true;
 				pd_known |= json_is_true(json_object_get(s, "sets_private_data"));
 				json_array_append_new(plan, json_sprintf("%s:%s", k, str(s, "function")));
-			} else if (!strcmp(k, "anon_inode_getfd") || !strcmp(k, "anon_inode_create_getfd")) {
+			} else if (!strcmp(k, "anon_inode_getfd")) {
 				blocked = true;
-				why = "a file is created by anon_inode_getfd(), which does not return it";
+				why = "a file is created by anon_inode_getfd(), which does not return it, and the "
+				      "head is not derived from the private data it is given";
+			} else if (!strcmp(k, "anon_inode_create_getfd")) {
+				blocked = true;
+				why = "a file is created by anon_inode_create_getfd(), which does not return it";
 			} else {
 				open_path = true;
 				if (!strcmp(k, "misc_open"))

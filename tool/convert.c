@@ -23,7 +23,10 @@
  *      compute the same values, and set before open's first statement
  *      (or after the statement that defines the local it needs);
  *   4. on the file returned by anon_inode_getfile(..., &fops, P, ...),
- *      b becomes P, and the head is set after the IS_ERR() check.
+ *      b becomes P, and the head is set after the IS_ERR() check;
+ *   5. anon_inode_getfd(..., &fops, P, flags) installs the file before it
+ *      returns: b becomes P (a cast to void * dropped), and the call
+ *      becomes anon_inode_getfd_poll(..., &fops, P, flags, head).
  * Anything else is refused with the reason.  "Never a guess": a field
  * read that open() stores after the anchor, a local assigned twice, a
  * private_data set in a helper, a type that differs, a call that is not

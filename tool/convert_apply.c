@@ -455,6 +455,130 @@ static int count_in_func(const char *text, const char *func, const char *ident)
 	return cfacts_count_ident(text, s, e, ident, true);
 }
 
+static bool ident_char(char ch)
+{
+	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/*
+ * The argument list of the call to CALLEE in FUNC, laid out again as the
+ * kernel does: as many arguments on a line as fit in 80 columns, the
+ * continuation lines aligned with the open parenthesis.  spatch keeps
+ * the old breaks and indentation when a call gets a longer name and one
+ * more argument.  TEXT unchanged (a copy) when the call has comments.
+ */
+static char *relayout_call(const char *text, const char *func, const char *callee)
+{
+	size_t s, e, cl = strlen(callee);
+	const char *c = NULL, *open, *close, *ls, *le;
+	struct strbuf sb = STRBUF_INIT, ind = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT;
+	int depth = 0, col0, col;
+
+	if (!cfacts_func_body(text, func, &s, &e))
+		return xstrdup(text);
+	for (const char *p = text + s; p < text + e && !c; p++)
+		if (!strncmp(p, callee, cl) && !ident_char(p[-1]) && !ident_char(p[cl]))
+			c = p;
+	if (!c)
+		return xstrdup(text);
+	open = c + cl + strspn(c + cl, " \t");
+	if (*open != '(')
+		return xstrdup(text);
+	for (close = open; *close; close++) {
+		if (*close == '"' || *close == '\'') {
+			char q = *close;
+
+			for (close++; *close && *close != q; close++)
+				if (*close == '\\' && close[1])
+					close++;
+			if (!*close)
+				return xstrdup(text);
+			continue;
+		}
+		if (*close == '/' && (close[1] == '*' || close[1] == '/'))
+			return xstrdup(text);
+		if (*close == '(' || *close == '[' || *close == '{')
+			depth++;
+		if ((*close == ')' || *close == ']' || *close == '}') && --depth == 0)
+			break;
+	}
+	if (*close != ')')
+		return xstrdup(text);
+	/* the arguments, each on one line */
+	{
+		struct strbuf a = STRBUF_INIT;
+
+		depth = 0;
+		for (const char *p = open + 1; p <= close; p++) {
+			if (*p == '"' || *p == '\'') {
+				const char *q = p;
+
+				for (q++; *q && *q != *p; q++)
+					if (*q == '\\' && q[1])
+						q++;
+				sb_add(&a, p, (size_t)(q - p + 1));
+				p = q;
+				continue;
+			}
+			if (*p == '(' || *p == '[' || *p == '{')
+				depth++;
+			if ((*p == ')' || *p == ']' || *p == '}') && depth-- == 0) {
+				sv_push(&args, a.buf ? a.buf : "");
+				break;
+			}
+			if (*p == ',' && depth == 0) {
+				sv_push(&args, a.buf ? a.buf : "");
+				sb_reset(&a);
+				p += strspn(p + 1, " \t\n");
+				continue;
+			}
+			if (*p == '\n' || *p == '\t' || *p == ' ') {
+				size_t n = strspn(p, " \t\n");
+
+				if (a.len && p[n] != ')' && p[n] != ',')
+					sb_addc(&a, ' ');
+				p += n - 1;
+				continue;
+			}
+			sb_addc(&a, *p);
+		}
+		sb_release(&a);
+	}
+	for (ls = c; ls > text && ls[-1] != '\n'; ls--)
+		;
+	le = strchr(close, '\n');
+	if (!le)
+		le = close + strlen(close);
+	sb_add(&sb, text, (size_t)(open + 1 - text));
+	col = col0 = col_of(ls, (size_t)(open + 1 - ls));
+	for (int k = 0; k < col0 / 8; k++)
+		sb_addc(&ind, '\t');
+	for (int k = 0; k < col0 % 8; k++)
+		sb_addc(&ind, ' ');
+	for (size_t i = 0; i < args.n; i++) {
+		bool last = i + 1 == args.n;
+		char *piece = last ? xasprintf("%s%.*s", args.v[i], (int)(le - close), close)
+				   : xasprintf("%s,", args.v[i]);
+		int w = (int)strlen(piece);
+
+		if (i && col + 1 + w > 80) {
+			sb_addf(&sb, "\n%s", ind.buf);
+			col = col0;
+		} else if (i) {
+			sb_addc(&sb, ' ');
+			col++;
+		}
+		sb_adds(&sb, piece);
+		col += w;
+		free(piece);
+	}
+	sb_adds(&sb, le);
+	sv_clear(&args);
+	sb_release(&ind);
+	return sb_detach(&sb);
+}
+
 int convert_apply(struct convert *c, json_t *plan, char **reason)
 {
 	const char *fn = str(plan, "function"), *mask = str(plan, "mask_fn"), *file = str(plan, "file");
@@ -586,8 +710,10 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 	json_array_foreach(json_object_get(plan, "sites"), i, s) {
 		char *nt = cv_read_rel(c, str(s, "file"));
 		bool added = json_object_get(s, "text") != NULL;
-		int before = added ? 0 : count_in_func(saved_text(&sv, str(s, "file")), str(s, "function"), "f_poll_head");
-		int after = count_in_func(nt, str(s, "function"), "f_poll_head");
+		/* anon_inode_getfd() sets it through anon_inode_getfd_poll() */
+		const char *mark = !strcmp(str(s, "anchor"), "anonfd") ? "anon_inode_getfd_poll" : "f_poll_head";
+		int before = added ? 0 : count_in_func(saved_text(&sv, str(s, "file")), str(s, "function"), mark);
+		int after = count_in_func(nt, str(s, "function"), mark);
 
 		if (added && nt && (size_t)cfacts_count_ident(nt, 0, strlen(nt), str(s, "function"), false) !=
 					   1 + json_array_size(json_object_get(s, "ops"))) {
@@ -605,7 +731,23 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 		}
 	}
 
-	/* tidy: alignment, blank lines, kernel-doc */
+	/* tidy: the argument lists spatch made longer, alignment, blank lines, kernel-doc */
+	json_array_foreach(json_object_get(plan, "sites"), i, s) {
+		char *t, *t2;
+
+		if (strcmp(str(s, "anchor"), "anonfd"))
+			continue;
+		t = cv_read_rel(c, str(s, "file"));
+		t2 = t ? relayout_call(t, str(s, "function"), "anon_inode_getfd_poll") : NULL;
+		if (t2 && strcmp(t, t2) && write_rel(c, str(s, "file"), t2) < 0) {
+			free(t);
+			free(t2);
+			*reason = xasprintf("cannot write '%s'", str(s, "file"));
+			goto fail;
+		}
+		free(t);
+		free(t2);
+	}
 	{
 		sv_push(&names, mask);
 		json_array_foreach(json_object_get(plan, "sites"), i, s)

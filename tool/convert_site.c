@@ -511,6 +511,68 @@ pd_done:;
 
 			json_object_set_new(vars, "fops", json_string(f + 2));
 		}
+	} else if (!strcmp(kind, "anon_inode_getfd")) {
+		/*
+		 * The file is installed before anon_inode_getfd() returns:
+		 * the call becomes anon_inode_getfd_poll(), which takes the
+		 * head, written with the private data P it is given.
+		 */
+		json_t *an = NULL, *o;
+		const char *p = NULL, *ptype = "";
+		size_t k;
+		int n = 0;
+
+		json_array_foreach(json_object_get(facts, "anonfds"), i, d) {
+			if (strcmp(str(d, "func"), func))
+				continue;
+			json_array_foreach(json_object_get(pc->impl, "ops"), k, o) {
+				char *f = xasprintf("& %s", str(o, "var"));
+
+				if (!strcmp(str(d, "fops"), f)) {
+					an = d;
+					n++;
+				}
+				free(f);
+			}
+		}
+		if (n != 1) {
+			*err = n ? xasprintf("%s() creates %d files with these ops", func, n)
+				 : xasprintf("cannot find the %s() call in %s()", kind, func);
+			goto out;
+		}
+		aline = (int)json_integer_value(json_object_get(an, "line"));
+		if (pc->static_head) {
+			h = xstrdup(pc->head_root);
+		} else if (pc->uses_pd && pc->btype && !hx_contains_seq(pc->head_pd, "$PD")) {
+			p = str(an, "priv");
+			/* (void *)client: the cast only drops the type */
+			if (!strncmp(p, "( void * ) ", 11))
+				p += 11;
+			if (!hx_is_ident(p)) {
+				*err = xasprintf("the private data given to %s() is not a variable", kind);
+				goto out;
+			}
+			cv_defs_of(&sf, p, NULL, &ptype, NULL);
+			if (!cv_same_type(ptype, pc->btype)) {
+				*err = xasprintf("%s() gives %s (%s) as private data, %s() reads it as %s", func, p,
+						 *ptype ? ptype : "type unknown", pc->poll.func, pc->btype);
+				goto out;
+			}
+			t = hx_subst(pc->head_pd, "$B", p);
+			h = check_loads(&sf, t, aline, true, &allowed, err);
+			if (!h)
+				goto out;
+			sv_push(&allowed, p);
+		} else {
+			*err = xasprintf("the head of a file made by %s() must come from its private data", kind);
+			goto out;
+		}
+		if (hx_contains_seq(h, "$")) {
+			*err = xasprintf("the head depends on the file itself in %s()", func);
+			goto out;
+		}
+		anchor = "anonfd";
+		json_object_set_new(vars, "fops", json_string(str(an, "fops") + 2));
 	} else {
 		*err = xasprintf("cannot set f_poll_head at a %s site (%s())", kind, func);
 		goto out;
