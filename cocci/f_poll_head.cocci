@@ -10,6 +10,11 @@
 ///                             (F is the file being set up: ->open's
 ///                             parameter, or the result of
 ///                             alloc_file_pseudo())
+///   -D anchor_pdlvalue        after "F->private_data = LV;", the one
+///                             store of site (LV: a plain lvalue such
+///                             as hw->slot[i], which head is written
+///                             with; polltax checks that one line was
+///                             added)
 ///   -D anchor_pdaddr -D pdbase=R -D pdmember=M
 ///                             after "F->private_data = &R->M;"
 ///   -D anchor_local -D lvar=V -D filevar=F
@@ -57,6 +62,7 @@
 
 virtual anchor_pd
 virtual anchor_pdaddr
+virtual anchor_pdlvalue
 virtual anchor_local
 virtual anchor_first
 virtual anchor_anon
@@ -72,6 +78,18 @@ fresh identifier e = "" ## virtual.head;
   site(...) {
   <...
   F->private_data = pdvar;
++ F->f_poll_head = e;
+  ...>
+  }
+
+@depends on anchor_pdlvalue@
+identifier virtual.site;
+expression F, LV;
+fresh identifier e = "" ## virtual.head;
+@@
+  site(...) {
+  <...
+  F->private_data = LV;
 + F->f_poll_head = e;
   ...>
   }

@@ -375,6 +375,32 @@ static bool open_path_kind(const char *k)
 	return !strncmp(k, "registered as ", 14);
 }
 
+/*
+ * Two ->open()s that call the same helper setting private_data give the
+ * same site: keep one (SP is dropped, 1), unless they disagree (-1).
+ */
+static int same_site(json_t *sites, json_t *sp, char **err)
+{
+	json_t *x, *cs;
+	size_t i, k;
+
+	json_array_foreach(sites, i, x) {
+		if (strcmp(str(x, "file"), str(sp, "file")) || strcmp(str(x, "function"), str(sp, "function")))
+			continue;
+		if (strcmp(str(x, "head"), str(sp, "head")) || strcmp(str(x, "anchor"), str(sp, "anchor")) ||
+		    !json_equal(json_object_get(x, "vars"), json_object_get(sp, "vars"))) {
+			*err = xasprintf("%s() would set f_poll_head to %s and to %s", str(sp, "function"),
+					 str(x, "head"), str(sp, "head"));
+			return -1;
+		}
+		json_array_foreach(json_object_get(sp, "callers"), k, cs)
+			if (!json_array_contains_str(json_object_get(x, "callers"), json_string_value(cs)))
+				json_array_append(json_object_get(x, "callers"), cs);
+		return 1;
+	}
+	return 0;
+}
+
 json_t *convert_plan(struct convert *c, json_t *impl)
 {
 	struct plan_ctx pc = { c, impl, { 0 }, NULL, NULL, NULL, NULL, false, false };
@@ -553,7 +579,17 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 				free(kind);
 				if (!sp)
 					goto refused;
-				json_array_append_new(sites, sp);
+				switch (same_site(sites, sp, &err)) {
+				case 0:
+					json_array_append_new(sites, sp);
+					break;
+				case 1:
+					json_decref(sp);
+					break;
+				default:
+					json_decref(sp);
+					goto refused;
+				}
 			}
 		} else json_array_foreach(json_object_get(impl, "creation_sites"), i, s) {
 			char *key = xasprintf("%s:%s", str(s, "file"), str(s, "function"));
@@ -763,6 +799,18 @@ void convert_plan_files(json_t *plan, struct strvec *out)
 	sv_sort(out);
 }
 
+/* ", which foo_open() calls" / ", which foo_open() and bar_open() call": a helper of the ->open()s */
+static void add_callers(struct strbuf *sb, json_t *callers)
+{
+	size_t n = json_array_size(callers), i;
+
+	for (i = 0; i < n; i++)
+		sb_addf(sb, "%s%s()", !i ? ", which " : i + 1 == n ? " and " : ", ",
+			json_string_value(json_array_get(callers, i)));
+	if (n)
+		sb_adds(sb, n == 1 ? " calls" : " call");
+}
+
 char *convert_describe(json_t *plan)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -778,6 +826,7 @@ char *convert_describe(json_t *plan)
 		const char *k = str(s, "kind");
 
 		sb_addf(&sb, "%s %s, set in %s()", i ? ";" : ":", str(s, "head"), str(s, "function"));
+		add_callers(&sb, json_object_get(s, "callers"));
 		if (!strcmp(k, "new-open") || !strcmp(k, "wrap"))
 			sb_adds(&sb, " (a new ->open())");
 		else if (strcmp(k, "open"))
