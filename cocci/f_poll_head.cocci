@@ -31,6 +31,10 @@
 ///   -D anchor_anonguard -D fops=FOPS
 ///                             the same, right after the call, guarded
 ///                             by !IS_ERR()
+///   -D anchor_anonret -D fops=FOPS
+///                             "return anon_inode_getfile(...);": the
+///                             file goes in a new local, file, which is
+///                             set up when it is not an error
 /// When the files come through a framework's open (misc_open(),
 /// chrdev_open()) and the ops have no ->open(), or share one
 /// (simple_open()), polltax writes a new ->open() that sets the head
@@ -67,6 +71,7 @@ virtual anchor_local
 virtual anchor_first
 virtual anchor_anon
 virtual anchor_anonguard
+virtual anchor_anonret
 virtual anchor_addopen
 virtual anchor_wrapopen
 
@@ -157,6 +162,24 @@ fresh identifier e = "" ## virtual.head;
 + if (!IS_ERR(X))
 + 	X->f_poll_head = e;
   ...>
+  }
+
+@depends on anchor_anonret@
+identifier virtual.site, virtual.fops;
+identifier ag =~ "^anon_inode_(create_)?getfile$";
+expression N, P;
+expression list es;
+fresh identifier e = "" ## virtual.head;
+@@
+  site(...) {
++ struct file *file;
++
+  ...
+- return ag(N, &fops, P, es);
++ file = ag(N, &fops, P, es);
++ if (!IS_ERR(file))
++ 	file->f_poll_head = e;
++ return file;
   }
 
 // A new ->open() (written by polltax before the ->poll_mask function)

@@ -17,17 +17,26 @@
  *      field the head reads (E->dev in &E->dev->wait) must be stored
  *      before it and not after, and when it is stored from a local the
  *      local is used (&dev->wait);
+ *      E may also be a plain lvalue (hw->slot[i]) into which open()
+ *      stores a variable of b's type: the head is written with it;
+ *   2a. at an ->open() that hands its file to a helper that sets
+ *      private_data, the same in the helper, when every use of the
+ *      helper in the tree is a call from one of the ->open()s the scan
+ *      found, on the file being opened (the opens that share it give
+ *      one site);
  *   3. at an ->open() that does not set private_data (misc devices,
  *      cdevs: it was set before open, or the head comes from the inode
  *      or a global), the head is written with open's own locals that
  *      compute the same values, and set before open's first statement
  *      (or after the statement that defines the local it needs);
  *   4. on the file returned by anon_inode_getfile(..., &fops, P, ...),
- *      b becomes P, and the head is set after the IS_ERR() check.
+ *      b becomes P, and the head is set after the IS_ERR() check; when
+ *      the call is returned directly, the file is kept in a new local
+ *      first.
  * Anything else is refused with the reason.  "Never a guess": a field
  * read that open() stores after the anchor, a local assigned twice, a
- * private_data set in a helper, a type that differs, a call that is not
- * container_of(): all refuse.
+ * helper setting private_data that anything but these ->open()s uses,
+ * a type that differs, a call that is not container_of(): all refuse.
  */
 #define _GNU_SOURCE
 #include "convert_int.h"

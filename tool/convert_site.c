@@ -774,6 +774,7 @@ pd_done:;
 		}
 	} else if (!strcmp(kind, "anon_inode_getfile") || !strcmp(kind, "anon_inode_create_getfile")) {
 		json_t *an = NULL, *o;
+		bool returned = false;
 		size_t k;
 		int n = 0;
 
@@ -791,25 +792,34 @@ pd_done:;
 			}
 		}
 		if (!n) {
-			/* "return anon_inode_getfile(...);": no variable holds the file */
+			/*
+			 * "return anon_inode_getfile(...);": the file goes in a
+			 * new local "file", set up when it is not an error
+			 */
 			json_array_foreach(json_object_get(facts, "anonrets"), i, d) {
 				json_array_foreach(json_object_get(pc->impl, "ops"), k, o) {
 					char *f = xasprintf("& %s", str(o, "var"));
 
-					if (!strcmp(str(d, "func"), func) && !strcmp(str(d, "fops"), f))
-						n = -1;
+					if (!strcmp(str(d, "func"), func) && !strcmp(str(d, "fops"), f)) {
+						an = d;
+						n++;
+						returned = true;
+					}
 					free(f);
 				}
 			}
+			if (returned && frame_has(&sf, "file")) {
+				*err = xasprintf("%s() returns what %s() returns, and the name file is taken there",
+						 func, kind);
+				goto out;
+			}
 		}
 		if (n != 1) {
-			*err = n > 0 ? xasprintf("%s() creates %d files with these ops", func, n)
-			       : n < 0 ? xasprintf("%s() returns what %s() returns: no variable holds the file to set "
-						   "f_poll_head on", func, kind)
-			       : xasprintf("cannot find the %s() call in %s()", kind, func);
+			*err = n ? xasprintf("%s() creates %d files with these ops", func, n)
+				 : xasprintf("cannot find the %s() call in %s()", kind, func);
 			goto out;
 		}
-		if (!hx_is_ident(str(an, "lhs")) && !hx_is_postfix(str(an, "lhs"))) {
+		if (!returned && !hx_is_ident(str(an, "lhs")) && !hx_is_postfix(str(an, "lhs"))) {
 			*err = xasprintf("the file %s() returns is not kept in a variable", kind);
 			goto out;
 		}
@@ -843,7 +853,7 @@ pd_done:;
 			goto out;
 		}
 		/* after the IS_ERR() check when it leaves the function, else guarded */
-		anchor = "anonguard";
+		anchor = returned ? "anonret" : "anonguard";
 		{
 			json_t *ax;
 			size_t k2;
