@@ -600,6 +600,24 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 					goto refused;
 				}
 			}
+			/* every ->open() the scan found sets the head, itself or through its helper */
+			json_array_foreach(json_object_get(impl, "creation_sites"), i, s) {
+				const char *of = str(s, "function");
+				json_t *x;
+				size_t k;
+				bool covered = false;
+
+				if (strcmp(str(s, "kind"), "open"))
+					continue;
+				json_array_foreach(sites, k, x)
+					covered = covered || !strcmp(str(x, "function"), of) ||
+						  json_array_contains_str(json_object_get(x, "callers"), of) ||
+						  !strcmp(str(json_object_get(x, "vars"), "oldopen"), of);
+				if (!covered) {
+					err = xasprintf("files opened by %s() would get no f_poll_head", of);
+					goto refused;
+				}
+			}
 		} else json_array_foreach(json_object_get(impl, "creation_sites"), i, s) {
 			char *key = xasprintf("%s:%s", str(s, "file"), str(s, "function"));
 			json_t *sp;
