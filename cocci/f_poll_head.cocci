@@ -10,6 +10,11 @@
 ///                             (F is the file being set up: ->open's
 ///                             parameter, or the result of
 ///                             alloc_file_pseudo())
+///   -D anchor_pdlvalue        after "F->private_data = LV;", the one
+///                             store of site (LV: a plain lvalue such
+///                             as hw->slot[i], which head is written
+///                             with; polltax checks that one line was
+///                             added)
 ///   -D anchor_pdaddr -D pdbase=R -D pdmember=M
 ///                             after "F->private_data = &R->M;"
 ///   -D anchor_local -D lvar=V -D filevar=F
@@ -33,6 +38,10 @@
 ///                             before anon_inode_getfd() returns, so the
 ///                             head goes in with the call (the head is
 ///                             written with priv)
+///   -D anchor_anonret -D fops=FOPS
+///                             "return anon_inode_getfile(...);": the
+///                             file goes in a new local, file, which is
+///                             set up when it is not an error
 /// When the files come through a framework's open (misc_open(),
 /// chrdev_open()) and the ops have no ->open(), or share one
 /// (simple_open()), polltax writes a new ->open() that sets the head
@@ -64,11 +73,13 @@
 
 virtual anchor_pd
 virtual anchor_pdaddr
+virtual anchor_pdlvalue
 virtual anchor_local
 virtual anchor_first
 virtual anchor_anon
 virtual anchor_anonguard
 virtual anchor_anonfd
+virtual anchor_anonret
 virtual anchor_addopen
 virtual anchor_wrapopen
 
@@ -80,6 +91,18 @@ fresh identifier e = "" ## virtual.head;
   site(...) {
   <...
   F->private_data = pdvar;
++ F->f_poll_head = e;
+  ...>
+  }
+
+@depends on anchor_pdlvalue@
+identifier virtual.site;
+expression F, LV;
+fresh identifier e = "" ## virtual.head;
+@@
+  site(...) {
+  <...
+  F->private_data = LV;
 + F->f_poll_head = e;
   ...>
   }
@@ -163,6 +186,24 @@ fresh identifier e = "" ## virtual.head;
 + FL, e
   )
   ...>
+  }
+
+@depends on anchor_anonret@
+identifier virtual.site, virtual.fops;
+identifier ag =~ "^anon_inode_(create_)?getfile$";
+expression N, P;
+expression list es;
+fresh identifier e = "" ## virtual.head;
+@@
+  site(...) {
++ struct file *file;
++
+  ...
+- return ag(N, &fops, P, es);
++ file = ag(N, &fops, P, es);
++ if (!IS_ERR(file))
++ 	file->f_poll_head = e;
++ return file;
   }
 
 // A new ->open() (written by polltax before the ->poll_mask function)

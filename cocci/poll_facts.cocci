@@ -16,6 +16,8 @@
 ///   assign FILE FUNC LINE LHS RHS      assignment statements
 ///   anon FILE FUNC LINE CALLEE LHS FOPS PRIV
 ///                                      X = anon_inode_getfile(...)
+///   anonret FILE FUNC LINE CALLEE FOPS PRIV
+///                                      return anon_inode_getfile(...);
 ///   anonexit FILE FUNC LINE 0|1        that call is followed by an
 ///                                      IS_ERR() check that leaves the
 ///                                      function (1)
@@ -24,6 +26,12 @@
 ///                                      returns an fd: nothing to keep)
 ///   call FILE FUNC LINE CALLEE ARGS... calls that are given the
 ///                                      poll_table parameter of FUNC
+///   fcall FILE FUNC LINE CALLEE ARGS...
+///                                      calls with a variable among their
+///                                      arguments (polltax keeps those
+///                                      given FUNC's struct file *: an
+///                                      ->open() handing its file to a
+///                                      helper that sets private_data)
 /// Run it on many files at once with one file group per file:
 ///   spatch --sp-file cocci/poll_facts.cocci -D facts --no-includes
 ///     --very-quiet --file-groups GROUPS --jobs N --chunksize 1
@@ -81,6 +89,13 @@ def last_statement(t):
 def leaves(S):
     w = last_statement(str(S)).split("(")[0].split()
     return w[:1] in (["return"], ["goto"])
+
+# Every call with a bare name among its arguments: polltax keeps those
+# given a struct file * parameter of the function (it knows the types).
+def print_fcall(f, g, es, p):
+    args = split_args(str(es))
+    if any(a.isidentifier() for a in args):
+        print("fcall\t%s\t%s\t%s\t%s\t%s" % (p[0].file, f, p[0].line, g, "\t".join(args)))
 
 def print_call(f, g, w, es, p):
     args = split_args(str(es))
@@ -158,6 +173,18 @@ F << anfd.F; P << anfd.P; p << anfd.p;
 @@
 print("anonfd\t%s\t%s\t%s\t%s\t%s" % (p[0].file, p[0].current_element, p[0].line, F, P))
 
+@anr depends on facts@
+expression N, F, P;
+identifier ag =~ "^anon_inode_(create_)?getfile$";
+position p;
+@@
+  return ag@p(N, F, P, ...);
+
+@script:python depends on anr@
+F << anr.F; P << anr.P; p << anr.p; ag << anr.ag;
+@@
+print("anonret\t%s\t%s\t%s\t%s\t%s\t%s" % (p[0].file, p[0].current_element, p[0].line, ag, F, P))
+
 @cl1 depends on facts@
 identifier f, g, w;
 expression list es;
@@ -190,6 +217,18 @@ print_call(f, g, w, es, p)
 f << cl2.f; g << cl2.g; w << cl2.w; es << cl2.es; p << cl2.p;
 @@
 print_call(f, g, w, es, p)
+
+@fc depends on facts@
+identifier g;
+expression list es;
+position p;
+@@
+  g@p(es)
+
+@script:python depends on fc@
+g << fc.g; es << fc.es; p << fc.p;
+@@
+print_fcall(p[0].current_element, g, es, p)
 
 @ane depends on facts@
 identifier ag =~ "^anon_inode_(create_)?getfile$";

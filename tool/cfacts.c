@@ -110,8 +110,8 @@ static void sort_array(json_t *a)
 
 static json_t *new_facts(void)
 {
-	return json_pack("{s:{}, s:[], s:[], s:[], s:[], s:[], s:[]}", "funcs", "decls", "assigns", "anons",
-			 "calls", "anonexits", "anonfds");
+	return json_pack("{s:{}, s:[], s:[], s:[], s:[], s:[], s:[], s:[], s:[]}", "funcs", "decls", "assigns", "anons",
+			 "anonrets", "calls", "fcalls", "anonexits", "anonfds");
 }
 
 /* Lines of -D facts output into FILES (an object rel -> facts); lines of other files are dropped. */
@@ -155,16 +155,20 @@ static void parse_facts(const char *out, json_t *files)
 			json_array_append_new(json_object_get(f, "anonfds"),
 					      json_pack("{s:s, s:i, s:o, s:o}", "func", c.v[2], "line", atoi(c.v[3]),
 							"fops", norm_str(c.v[4]), "priv", norm_str(c.v[5])));
+		} else if (!strcmp(c.v[0], "anonret") && c.n >= 7) {
+			json_array_append_new(json_object_get(f, "anonrets"),
+					      json_pack("{s:s, s:i, s:s, s:o, s:o}", "func", c.v[2], "line", atoi(c.v[3]),
+							"callee", c.v[4], "fops", norm_str(c.v[5]), "priv", norm_str(c.v[6])));
 		} else if (!strcmp(c.v[0], "anonexit") && c.n >= 5) {
 			json_array_append_new(json_object_get(f, "anonexits"),
 					      json_pack("{s:s, s:i, s:b}", "func", c.v[2], "line", atoi(c.v[3]),
 							"leaves", atoi(c.v[4]) == 1));
-		} else if (!strcmp(c.v[0], "call") && c.n >= 5) {
+		} else if ((!strcmp(c.v[0], "call") || !strcmp(c.v[0], "fcall")) && c.n >= 5) {
 			json_t *args = json_array();
 
 			for (size_t i = 5; i < c.n; i++)
 				json_array_append_new(args, norm_str(c.v[i]));
-			json_array_append_new(json_object_get(f, "calls"),
+			json_array_append_new(json_object_get(f, c.v[0][0] == 'f' ? "fcalls" : "calls"),
 					      json_pack("{s:s, s:i, s:s, s:o}", "func", c.v[2], "line", atoi(c.v[3]),
 							"callee", c.v[4], "args", args));
 		}
@@ -181,6 +185,7 @@ static void sort_facts(json_t *f)
 	sort_array(json_object_get(f, "anons"));
 	sort_array(json_object_get(f, "anonfds"));
 	sort_array(json_object_get(f, "calls"));
+	sort_array(json_object_get(f, "fcalls"));
 }
 
 int cfacts_prefetch(json_t *cache, const char *root, const struct strvec *rels, const char *cocci_dir, int jobs)
@@ -437,4 +442,57 @@ int cfacts_line_of(const char *text, size_t off)
 		if (text[i] == '\n')
 			l++;
 	return l;
+}
+
+int cfacts_code_uses(const char *text, const char *name, int *lines, int max)
+{
+	const char *p = text, *e = text + strlen(text);
+	size_t n = strlen(name);
+	int depth = 0, count = 0;
+	bool line_start = true, pp = false;
+
+	while (p < e) {
+		const char *q = skip_noncode(p, e);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\n') {
+			/* a preprocessor line ends where no backslash continues it */
+			if (!(p > text && p[-1] == '\\'))
+				pp = false;
+			line_start = true;
+			p++;
+			continue;
+		}
+		if (line_start && *p == '#')
+			pp = true;
+		if (*p != ' ' && *p != '\t')
+			line_start = false;
+		if (*p == '{' && !pp) {
+			depth++;
+		} else if (*p == '}' && !pp) {
+			depth--;
+		} else if ((size_t)(e - p) >= n && !strncmp(p, name, n) && !word_char(p[n]) &&
+			   (p == text || !word_char(p[-1]))) {
+			const char *b = p, *r = p + n;
+
+			while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
+				b--;
+			while (r < e && (*r == ' ' || *r == '\t' || *r == '\n'))
+				r++;
+			/* a member of the same name is not the function */
+			if (!(b > text && (b[-1] == '.' || (b - 1 > text && b[-1] == '>' && b[-2] == '-'))) &&
+			    (pp || depth > 0 || r >= e || *r != '(')) {
+				if (count < max)
+					lines[count] = cfacts_line_of(text, (size_t)(p - text));
+				count++;
+			}
+			p += n;
+			continue;
+		}
+		p++;
+	}
+	return count;
 }

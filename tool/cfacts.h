@@ -21,7 +21,9 @@
  *   "anons": [ {"func", "line", "callee", "lhs", "fops", "priv"} ],
  *   "anonexits": [ {"func", "line", "leaves"} ],
  *   "anonfds": [ {"func", "line", "fops", "priv"} ],   anon_inode_getfd() calls
- *   "calls": [ {"func", "line", "callee", "args": [...]} ] }
+ *   "anonrets": [ {"func", "line", "callee", "fops", "priv"} ],  return anon_inode_getfile(...);
+ *   "calls": [ {"func", "line", "callee", "args": [...]} ],   given the poll_table
+ *   "fcalls": [ {"func", "line", "callee", "args": [...]} ] } with a variable argument
  * Expressions are normalized (headexpr.h).  NULL with *ERR set when
  * spatch fails.
  */
@@ -36,6 +38,13 @@ bool cfacts_func_body(const char *text, const char *name, size_t *start, size_t 
 int cfacts_count_ident(const char *text, size_t start, size_t end, const char *name, bool members_too);
 /* Offset of the first occurrence of identifier NAME in TEXT outside comments and strings, or -1. */
 long cfacts_find_ident(const char *text, const char *name);
+/*
+ * Uses of identifier NAME in TEXT that are not its declarations: those in
+ * a function body or initializer, in a preprocessor line, or at the top
+ * level not followed by "(" (EXPORT_SYMBOL(NAME) is one).  The lines of
+ * the first MAX go to LINES.
+ */
+int cfacts_code_uses(const char *text, const char *name, int *lines, int max);
 /* Line number (1-based) of byte offset OFF in TEXT. */
 int cfacts_line_of(const char *text, size_t off);
 

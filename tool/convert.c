@@ -17,20 +17,29 @@
  *      field the head reads (E->dev in &E->dev->wait) must be stored
  *      before it and not after, and when it is stored from a local the
  *      local is used (&dev->wait);
+ *      E may also be a plain lvalue (hw->slot[i]) into which open()
+ *      stores a variable of b's type: the head is written with it;
+ *   2a. at an ->open() that hands its file to a helper that sets
+ *      private_data, the same in the helper, when every use of the
+ *      helper in the tree is a call from one of the ->open()s the scan
+ *      found, on the file being opened (the opens that share it give
+ *      one site);
  *   3. at an ->open() that does not set private_data (misc devices,
  *      cdevs: it was set before open, or the head comes from the inode
  *      or a global), the head is written with open's own locals that
  *      compute the same values, and set before open's first statement
  *      (or after the statement that defines the local it needs);
  *   4. on the file returned by anon_inode_getfile(..., &fops, P, ...),
- *      b becomes P, and the head is set after the IS_ERR() check;
+ *      b becomes P, and the head is set after the IS_ERR() check; when
+ *      the call is returned directly, the file is kept in a new local
+ *      first.
  *   5. anon_inode_getfd(..., &fops, P, flags) installs the file before it
  *      returns: b becomes P (a cast to void * dropped), and the call
  *      becomes anon_inode_getfd_poll(..., &fops, P, flags, head).
  * Anything else is refused with the reason.  "Never a guess": a field
  * read that open() stores after the anchor, a local assigned twice, a
- * private_data set in a helper, a type that differs, a call that is not
- * container_of(): all refuse.
+ * helper setting private_data that anything but these ->open()s uses,
+ * a type that differs, a call that is not container_of(): all refuse.
  */
 #define _GNU_SOURCE
 #include "convert_int.h"
@@ -378,6 +387,32 @@ static bool open_path_kind(const char *k)
 	return !strncmp(k, "registered as ", 14);
 }
 
+/*
+ * Two ->open()s that call the same helper setting private_data give the
+ * same site: keep one (SP is dropped, 1), unless they disagree (-1).
+ */
+static int same_site(json_t *sites, json_t *sp, char **err)
+{
+	json_t *x, *cs;
+	size_t i, k;
+
+	json_array_foreach(sites, i, x) {
+		if (strcmp(str(x, "file"), str(sp, "file")) || strcmp(str(x, "function"), str(sp, "function")))
+			continue;
+		if (strcmp(str(x, "head"), str(sp, "head")) || strcmp(str(x, "anchor"), str(sp, "anchor")) ||
+		    !json_equal(json_object_get(x, "vars"), json_object_get(sp, "vars"))) {
+			*err = xasprintf("%s() would set f_poll_head to %s and to %s", str(sp, "function"),
+					 str(x, "head"), str(sp, "head"));
+			return -1;
+		}
+		json_array_foreach(json_object_get(sp, "callers"), k, cs)
+			if (!json_array_contains_str(json_object_get(x, "callers"), json_string_value(cs)))
+				json_array_append(json_object_get(x, "callers"), cs);
+		return 1;
+	}
+	return 0;
+}
+
 json_t *convert_plan(struct convert *c, json_t *impl)
 {
 	struct plan_ctx pc = { c, impl, { 0 }, NULL, NULL, NULL, NULL, false, false };
@@ -556,7 +591,35 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 				free(kind);
 				if (!sp)
 					goto refused;
-				json_array_append_new(sites, sp);
+				switch (same_site(sites, sp, &err)) {
+				case 0:
+					json_array_append_new(sites, sp);
+					break;
+				case 1:
+					json_decref(sp);
+					break;
+				default:
+					json_decref(sp);
+					goto refused;
+				}
+			}
+			/* every ->open() the scan found sets the head, itself or through its helper */
+			json_array_foreach(json_object_get(impl, "creation_sites"), i, s) {
+				const char *of = str(s, "function");
+				json_t *x;
+				size_t k;
+				bool covered = false;
+
+				if (strcmp(str(s, "kind"), "open"))
+					continue;
+				json_array_foreach(sites, k, x)
+					covered = covered || !strcmp(str(x, "function"), of) ||
+						  json_array_contains_str(json_object_get(x, "callers"), of) ||
+						  !strcmp(str(json_object_get(x, "vars"), "oldopen"), of);
+				if (!covered) {
+					err = xasprintf("files opened by %s() would get no f_poll_head", of);
+					goto refused;
+				}
 			}
 		} else json_array_foreach(json_object_get(impl, "creation_sites"), i, s) {
 			char *key = xasprintf("%s:%s", str(s, "file"), str(s, "function"));
@@ -766,6 +829,18 @@ void convert_plan_files(json_t *plan, struct strvec *out)
 	sv_sort(out);
 }
 
+/* ", which foo_open() calls" / ", which foo_open() and bar_open() call": a helper of the ->open()s */
+static void add_callers(struct strbuf *sb, json_t *callers)
+{
+	size_t n = json_array_size(callers), i;
+
+	for (i = 0; i < n; i++)
+		sb_addf(sb, "%s%s()", !i ? ", which " : i + 1 == n ? " and " : ", ",
+			json_string_value(json_array_get(callers, i)));
+	if (n)
+		sb_adds(sb, n == 1 ? " calls" : " call");
+}
+
 char *convert_describe(json_t *plan)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -781,6 +856,7 @@ char *convert_describe(json_t *plan)
 		const char *k = str(s, "kind");
 
 		sb_addf(&sb, "%s %s, set in %s()", i ? ";" : ":", str(s, "head"), str(s, "function"));
+		add_callers(&sb, json_object_get(s, "callers"));
 		if (!strcmp(k, "new-open") || !strcmp(k, "wrap"))
 			sb_adds(&sb, " (a new ->open())");
 		else if (strcmp(k, "open"))
