@@ -302,6 +302,7 @@ struct config {
 	struct flags fl;
 	struct kbuild *kb;	/* a Kbuild tree with a prepared build */
 	const char *name;
+	const char *root;	/* the tree */
 	char *why;		/* why the last plan was not configured */
 };
 
@@ -311,6 +312,7 @@ static void cfg_open(struct config *c, const struct tree *t, const char *config,
 
 	memset(c, 0, sizeof(*c));
 	c->name = config;
+	c->root = t->root;
 	flags_init(&c->fl, t, &po);
 	if (c->fl.kind != FLAGS_FILE && c->fl.kind != FLAGS_CCDB)
 		c->kb = kbuild_open(t->root, c->fl.build);
@@ -323,10 +325,32 @@ static void cfg_close(struct config *c)
 	free(c->why);
 }
 
+/*
+ * A file the configuration does not enable can still be compiled on its own
+ * (make O=<build> dir/file.o): ISA, 32-bit-only or other-architecture
+ * drivers often build on x86_64.  If the untouched file compiles so, verify
+ * can build it the same way after each patch; if not, it cannot be tested.
+ */
+static bool builds_alone(const struct config *c, const char *rel)
+{
+	char *obj = xstrdup(rel), *odir = xasprintf("O=%s", c->fl.build);
+	const char *argv[] = { "make", "-s", odir, obj, NULL };
+	bool ok = false;
+
+	/* only in a build directory of ours: an in-tree build would write to the tree */
+	obj[strlen(obj) - 1] = 'o';
+	if (c->fl.kind == FLAGS_PREPARED)
+		ok = run_cmd(argv, c->root, NULL, true) == 0;
+	free(obj);
+	free(odir);
+	return ok;
+}
+
 /* Does the configuration build every .c file the plan touches? */
 static bool configured(struct config *c, json_t *plan)
 {
 	struct strvec files = STRVEC_INIT;
+	json_t *alone = json_array();
 	bool ok = true;
 
 	convert_plan_files(plan, &files);
@@ -342,12 +366,22 @@ static bool configured(struct config *c, json_t *plan)
 				c->why = xasprintf("%s is not in compile_commands.json: it could not be build-tested",
 						   files.v[i]);
 		} else if (c->kb && kbuild_built(c->kb, files.v[i], &why) == 0) {
-			ok = false;
-			c->why = xasprintf("%s is not built by %s (%s): it could not be build-tested", files.v[i],
-					   c->name, why ? why : "not in the build");
+			if (builds_alone(c, files.v[i])) {
+				json_array_append_new(alone, json_pack("{s:s, s:s, s:s}", "file", files.v[i], "why",
+								       why ? why : "not in the build", "config",
+								       c->name ? c->name : "the configuration"));
+			} else {
+				ok = false;
+				c->why = xasprintf("%s is not built by %s (%s) and does not compile on its own: "
+						   "it could not be build-tested", files.v[i], c->name,
+						   why ? why : "not in the build");
+			}
 		}
 		free(why);
 	}
+	if (ok && json_array_size(alone))
+		json_object_set(plan, "built_alone", alone);
+	json_decref(alone);
 	sv_clear(&files);
 	return ok;
 }
