@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * devkinds.c - the kinds that are character devices of drivers with no
+ * hardware behind them: a HID device made through /dev/uhid gives hidraw,
+ * evdev, mousedev and joydev nodes; a serio port made through /dev/userio
+ * gives userio itself and serio_raw; /dev/rfkill; and /dev/rtc0, whose
+ * periodic interrupt the RTC core emulates with an hrtimer.  kinds.c lists
+ * them in its table.
+ *
+ * The devices appear asynchronously (uhid and serio add them from a work
+ * item): the open functions wait for the node in sysfs, found by the HID
+ * device's unique string or the serio port's type, never by its number.
+ */
+#define _GNU_SOURCE
+#include "polltest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/rtc.h>
+#include <linux/serio.h>
+#include <linux/uhid.h>
+#include <linux/userio.h>
+
+#define NODE_WAIT_MS 5000
+
+static int counter;
+
+static int neg_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+static int read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return neg_errno();
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : neg_errno();
+}
+
+/* read until EAGAIN: 0, or -errno */
+static int drain_fd(int fd)
+{
+	char buf[4096];
+
+	for (int i = 0; i < 4096; i++) {
+		if (read(fd, buf, sizeof(buf)) >= 0)
+			continue;
+		if (errno == EINTR)
+			continue;
+		return errno == EAGAIN ? 0 : neg_errno();
+	}
+	return -EIO;
+}
+
+/*
+ * The entry of sysfs directory DIR named PREFIX<n> whose FILE (relative to
+ * the entry) satisfies MATCH, waited for; its name in NAME.  0 or -errno.
+ */
+static int find_entry(const char *dir, const char *prefix, const char *file,
+		      bool (*match)(const char *text, const void *arg), const void *arg,
+		      char *name, size_t size)
+{
+	char path[512], text[4096];
+
+	for (int t = 0; t < NODE_WAIT_MS / 10; t++) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			if (strncmp(e->d_name, prefix, strlen(prefix)) || strlen(e->d_name) >= size)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name, file);
+			if (read_text(path, text, sizeof(text)) == 0 && match(text, arg)) {
+				memcpy(name, e->d_name, strlen(e->d_name) + 1);
+				closedir(d);
+				return 0;
+			}
+		}
+		if (d)
+			closedir(d);
+		usleep(10000);
+	}
+	return -ENODEV;
+}
+
+/* ---- a HID device through /dev/uhid ---- */
+
+/* a mouse: three buttons, relative X and Y; reports [buttons, dx, dy] */
+static const unsigned char mouse_rdesc[] = {
+	0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x09, 0x01, 0xa1, 0x00,
+	0x05, 0x09, 0x19, 0x01, 0x29, 0x03, 0x15, 0x00, 0x25, 0x01,
+	0x95, 0x03, 0x75, 0x01, 0x81, 0x02, 0x95, 0x01, 0x75, 0x05,
+	0x81, 0x01, 0x05, 0x01, 0x09, 0x30, 0x09, 0x31, 0x15, 0x81,
+	0x25, 0x7f, 0x75, 0x08, 0x95, 0x02, 0x81, 0x06, 0xc0, 0xc0,
+};
+
+/* a joystick: two buttons and an absolute X axis; reports [buttons, x] */
+static const unsigned char joystick_rdesc[] = {
+	0x05, 0x01, 0x09, 0x04, 0xa1, 0x01, 0x05, 0x09, 0x19, 0x01,
+	0x29, 0x02, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x02,
+	0x81, 0x02, 0x75, 0x06, 0x95, 0x01, 0x81, 0x01, 0x05, 0x01,
+	0x09, 0x30, 0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08, 0x95,
+	0x01, 0x81, 0x02, 0xc0,
+};
+
+/* one vendor-defined byte: only hidraw takes it */
+static const unsigned char vendor_rdesc[] = {
+	0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x15, 0x00, 0x26,
+	0xff, 0x00, 0x75, 0x08, 0x95, 0x01, 0x09, 0x01, 0x81, 0x02,
+	0xc0,
+};
+
+/* shared with the trigger's child process: the reports it sent */
+struct hid_state {
+	unsigned sent;
+};
+
+static bool uevent_has(const char *text, const void *arg)
+{
+	const char *uniq = arg;
+
+	for (const char *p = strstr(text, uniq); p; p = strstr(p + 1, uniq)) {
+		char after = p[strlen(uniq)];
+
+		if (after == '"' || after == '\n' || after == '\0')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Create a HID device with descriptor RD and open its node of CLASS
+ * (PREFIX<n>, under /dev/DEVDIR).  The uhid descriptor is aux[0].
+ */
+static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
+		    const char *class, const char *prefix, const char *devdir)
+{
+	struct uhid_event ev;
+	char uniq[64], name[64], path[160], dir[64];
+	int r;
+
+	f->priv = mmap(NULL, sizeof(struct hid_state), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (f->priv == MAP_FAILED) {
+		f->priv = NULL;
+		return neg_errno();
+	}
+	f->aux[0] = open("/dev/uhid", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (f->aux[0] < 0)
+		return neg_errno();
+	snprintf(uniq, sizeof(uniq), "polltest-%d-%d", (int)getpid(), counter++);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_CREATE2;
+	snprintf((char *)ev.u.create2.name, sizeof(ev.u.create2.name), "polltest %s", prefix);
+	snprintf((char *)ev.u.create2.uniq, sizeof(ev.u.create2.uniq), "%s", uniq);
+	ev.u.create2.rd_size = (__u16)rd_size;
+	ev.u.create2.bus = BUS_VIRTUAL;
+	ev.u.create2.vendor = 0x1234;
+	ev.u.create2.product = 0x5679;
+	memcpy(ev.u.create2.rd_data, rd, rd_size);
+	if (write(f->aux[0], &ev, sizeof(ev)) != sizeof(ev))
+		return neg_errno();
+	snprintf(dir, sizeof(dir), "/sys/class/%s", class);
+	r = find_entry(dir, prefix, "device/uevent", uevent_has, uniq, name, sizeof(name));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "/dev/%s%s", devdir, name);
+	f->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	/* UHID_START, UHID_OPEN: not the subject here */
+	return drain_fd(f->aux[0]);
+}
+
+static int hid_send(struct fixture *f, const unsigned char *report, size_t size)
+{
+	struct uhid_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_INPUT2;
+	ev.u.input2.size = (__u16)size;
+	memcpy(ev.u.input2.data, report, size);
+	return write(f->aux[0], &ev, sizeof(ev)) == sizeof(ev) ? 0 : neg_errno();
+}
+
+void dev_close(struct fixture *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	if (f->aux[0] >= 0)	/* destroys the device */
+		close(f->aux[0]);
+	f->aux[0] = -1;
+	if (f->priv)
+		munmap(f->priv, sizeof(struct hid_state));
+	f->priv = NULL;
+}
+
+int dev_drain(struct fixture *f)
+{
+	return drain_fd(f->fd);
+}
+
+int hidraw_open(struct fixture *f)
+{
+	return hid_open(f, vendor_rdesc, sizeof(vendor_rdesc), "hidraw", "hidraw", "");
+}
+
+int hidraw_trigger(struct fixture *f)
+{
+	struct hid_state *s = f->priv;
+	unsigned char report[1] = { (unsigned char)++s->sent };
+
+	return hid_send(f, report, sizeof(report));
+}
+
+int evdev_open(struct fixture *f)
+{
+	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "event", "input/");
+}
+
+int mousedev_open(struct fixture *f)
+{
+	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "mouse", "input/");
+}
+
+/* relative motion: never filtered as "no change" */
+int mouse_trigger(struct fixture *f)
+{
+	static const unsigned char report[3] = { 0, 1, 0 };
+
+	return hid_send(f, report, sizeof(report));
+}
+
+int joydev_open(struct fixture *f)
+{
+	int r = hid_open(f, joystick_rdesc, sizeof(joystick_rdesc), "input", "js", "input/");
+
+	/* a new reader first gets one synthetic event per axis and button */
+	return r ? r : drain_fd(f->fd);
+}
+
+/* an absolute axis reports changes only: alternate between two positions */
+int joystick_trigger(struct fixture *f)
+{
+	struct hid_state *s = f->priv;
+	unsigned char report[2] = { 0, ++s->sent % 2 ? 200 : 20 };
+
+	return hid_send(f, report, sizeof(report));
+}
+
+/* ---- a serio port through /dev/userio, serio_raw bound to it by hand ---- */
+
+static bool serio_type_rs232(const char *text, const void *arg)
+{
+	(void)arg;
+	return strtoul(text, NULL, 16) == SERIO_RS232;
+}
+
+static bool any(const char *text, const void *arg)
+{
+	(void)text;
+	(void)arg;
+	return true;
+}
+
+static int userio_cmd(int fd, unsigned char type, unsigned char data)
+{
+	struct userio_cmd cmd = { .type = type, .data = data };
+
+	return write(fd, &cmd, sizeof(cmd)) == sizeof(cmd) ? 0 : neg_errno();
+}
+
+/*
+ * Register a port of a type no driver claims (RS232 without a protocol:
+ * not the i8042's keyboard and mouse ports), bind serio_raw to it through
+ * drvctl and open both ends: *userio_fd and *raw_fd.
+ */
+static int serio_pair_open(int *userio_fd, int *raw_fd)
+{
+	char port[64], path[160], raw[64];
+	int r;
+
+	*userio_fd = open("/dev/userio", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (*userio_fd < 0)
+		return neg_errno();
+	r = userio_cmd(*userio_fd, USERIO_CMD_SET_PORT_TYPE, SERIO_RS232);
+	if (!r)
+		r = userio_cmd(*userio_fd, USERIO_CMD_REGISTER, 0);
+	if (!r)
+		r = find_entry("/sys/bus/serio/devices", "serio", "id/type", serio_type_rs232, NULL, port, sizeof(port));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "/sys/bus/serio/devices/%s/drvctl", port);
+	r = write_text(path, "serio_raw");
+	if (r)
+		return r;
+	/* the misc device serio_raw made under our port */
+	snprintf(path, sizeof(path), "/sys/bus/serio/devices/%s/misc", port);
+	r = find_entry(path, "serio_raw", "dev", any, NULL, raw, sizeof(raw));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "/dev/%s", raw);
+	*raw_fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	return *raw_fd < 0 ? neg_errno() : 0;
+}
+
+int userio_open(struct fixture *f)
+{
+	return serio_pair_open(&f->fd, &f->aux[0]);
+}
+
+/* serio_raw writes the byte to the port: userio has it to read */
+int userio_trigger(struct fixture *f)
+{
+	return write(f->aux[0], "x", 1) == 1 ? 0 : neg_errno();
+}
+
+int serio_raw_open(struct fixture *f)
+{
+	return serio_pair_open(&f->aux[0], &f->fd);
+}
+
+/* the "device" sends a byte: serio_raw has it to read */
+int serio_raw_trigger(struct fixture *f)
+{
+	return userio_cmd(f->aux[0], USERIO_CMD_SEND_INTERRUPT, 0x5a);
+}
+
+/* ---- /dev/rfkill: always writable (no rfkill device here to send events) ---- */
+int rfkill_open(struct fixture *f)
+{
+	f->fd = open("/dev/rfkill", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	return f->fd < 0 ? neg_errno() : 0;
+}
+
+/*
+ * ---- /dev/rtc0: the periodic interrupt ----
+ * The RTC core emulates it with an hrtimer for every driver; at 64 Hz a
+ * trigger (turning it on) makes the device readable within 16 ms.
+ */
+int rtc_open(struct fixture *f)
+{
+	f->fd = open("/dev/rtc0", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	return ioctl(f->fd, RTC_IRQP_SET, 64UL) ? neg_errno() : 0;
+}
+
+int rtc_trigger(struct fixture *f)
+{
+	return ioctl(f->fd, RTC_PIE_ON, 0) ? neg_errno() : 0;
+}
+
+int rtc_drain(struct fixture *f)
+{
+	if (ioctl(f->fd, RTC_PIE_OFF, 0))
+		return neg_errno();
+	usleep(20000);	/* a timer callback already running when it was turned off */
+	return drain_fd(f->fd);
+}
