@@ -111,11 +111,35 @@ printf 'obj-$(CONFIG_FUSE_FS) += fuse.o\nfuse-y := dev.o \\\n\tdir.o\n' >"$T/fs/
 printf 'obj-y += printk/\nobj-$(CONFIG_PERF_EVENTS) += events/\n' >"$T/kernel/Makefile"
 printf 'obj-y\t= printk.o\n' >"$T/kernel/printk/Makefile"
 printf 'obj-y := core.o ring_buffer.o\n' >"$T/kernel/events/Makefile"
-printf 'obj-$(CONFIG_FOO) += foo.o\nfoo-$(CONFIG_FOO_EXTRA) += extra.o\n' >"$T/drivers/misc/Makefile"
+printf 'obj-$(CONFIG_FOO) += foo.o\nfoo-$(CONFIG_FOO_EXTRA) += extra.o\nobj-$(CONFIG_QUUX) += quux.o\n' \
+	>"$T/drivers/misc/Makefile"
+printf 'source "drivers/misc/Kconfig"\nconfig PCI\n\tbool "PCI"\n' >"$T/Kconfig"
+cat >"$T/drivers/misc/Kconfig" <<'EOF'
+menuconfig MISC_STUFF
+	bool "misc"
+
+if MISC_STUFF
+config FOO
+	tristate "foo"
+	depends on BAR || PCI
+config FOO_EXTRA
+	bool
+config FOO_EXTRA_USER
+	bool "user"
+	select FOO_EXTRA
+config QUUX
+	tristate "quux"
+	depends on PCI
+endif
+
+config BAR
+	bool "bar"
+	depends on BAZ || !BAZ
+EOF
 fake=$S/0005-fake-more-conversions.patch
 {
 	printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 5/5] fake: more\n\n---\n'
-	for f in fs/fuse/dev.c kernel/events/core.c drivers/misc/extra.c drivers/misc/nowhere.c; do
+	for f in fs/fuse/dev.c kernel/events/core.c drivers/misc/extra.c drivers/misc/nowhere.c drivers/misc/quux.c; do
 		printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,2 +1,2 @@\n' "$f" "$f" "$f" "$f"
 		printf -- '-\t.poll = fake_poll,\n+\t.poll_mask = fake_poll_mask,\n'
 	done
@@ -148,6 +172,11 @@ grep -q '^config	drivers/misc/extra.c	FOO && FOO_EXTRA	$' "$W/plan.tsv"
 check "Kconfig symbols: a conditional part of a composite object needs both" $? "$(grep 'extra.c' "$W/plan.tsv")"
 grep -q '^config	drivers/misc/nowhere.c	-	no line of drivers/misc/Makefile builds nowhere.o$' "$W/plan.tsv"
 check "Kconfig symbols: a file no Makefile builds says so" $? "$(grep 'nowhere' "$W/plan.tsv")"
+grep -q '^needs	drivers/misc/extra.c	MISC_STUFF BAR FOO FOO_EXTRA_USER FOO_EXTRA	$' "$W/plan.tsv"
+check "Kconfig dependencies: an enclosing if, the software side of an ||, a selector for a symbol with no prompt" \
+	$? "$(grep '^needs' "$W/plan.tsv")"
+grep -q '^needs	drivers/misc/quux.c		it needs CONFIG_PCI, a bus or platform this guest does not have$' "$W/plan.tsv"
+check "Kconfig dependencies: what depends on a bus is hardware, not enabled" $? "$(grep '^needs' "$W/plan.tsv")"
 
 # ---- --mutate: one creation site's f_poll_head line removed, nothing else ----
 rm "$fake"

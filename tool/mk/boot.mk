@@ -14,6 +14,8 @@ OBJS += \
 	$(BUILD)/obj/boot_series.o \
 	$(BUILD)/obj/boot_kernel.o \
 	$(BUILD)/obj/boot_config.o \
+	$(BUILD)/obj/boot_deps.o \
+	$(BUILD)/obj/boot_kconfig.o \
 	$(BUILD)/obj/boot_guest.o \
 	$(BUILD)/obj/boot_report.o \
 	$(BUILD)/obj/boot_run.o
