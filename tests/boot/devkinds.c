@@ -3,9 +3,13 @@
  * devkinds.c - the kinds that are character devices of drivers with no
  * hardware behind them: a HID device made through /dev/uhid gives hidraw,
  * evdev, mousedev and joydev nodes; a serio port made through /dev/userio
- * gives userio itself and serio_raw; /dev/rfkill; and /dev/rtc0, whose
- * periodic interrupt the RTC core emulates with an hrtimer.  kinds.c lists
- * them in its table.
+ * gives userio itself and serio_raw; /dev/uinput, readable when an LED
+ * is set through the evdev node of the device it made; /dev/uleds,
+ * readable when the LED it made changes brightness through sysfs; the ALSA
+ * timer /dev/snd/timer on the system timer; /dev/rtc0, whose periodic
+ * interrupt the RTC core emulates with an hrtimer; and, always writable
+ * (nothing here sends them events), /dev/rfkill, /dev/vhci and
+ * /dev/qrtr-tun.  kinds.c lists them in its table.
  *
  * The devices appear asynchronously (uhid and serio add them from a work
  * item): the open functions wait for the node in sysfs, found by the HID
@@ -23,10 +27,14 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <linux/input.h>
 #include <linux/rtc.h>
 #include <linux/serio.h>
 #include <linux/uhid.h>
+#include <linux/uinput.h>
+#include <linux/uleds.h>
 #include <linux/userio.h>
+#include <sound/asound.h>
 
 #define NODE_WAIT_MS 5000
 
@@ -110,6 +118,13 @@ static int find_entry(const char *dir, const char *prefix, const char *file,
 	return -ENODEV;
 }
 
+static bool any_event(const char *text, const void *arg)
+{
+	(void)text;
+	(void)arg;
+	return true;
+}
+
 /* ---- a HID device through /dev/uhid ---- */
 
 /* a mouse: three buttons, relative X and Y; reports [buttons, dx, dy] */
@@ -137,10 +152,19 @@ static const unsigned char vendor_rdesc[] = {
 	0xc0,
 };
 
-/* shared with the trigger's child process: the reports it sent */
+/* shared with the trigger's child process: the events it sent */
 struct hid_state {
 	unsigned sent;
 };
+
+static int shared_state(struct fixture *f)
+{
+	f->priv = mmap(NULL, sizeof(struct hid_state), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (f->priv != MAP_FAILED)
+		return 0;
+	f->priv = NULL;
+	return neg_errno();
+}
 
 static bool uevent_has(const char *text, const void *arg)
 {
@@ -166,11 +190,9 @@ static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
 	char uniq[64], name[64], path[160], dir[64];
 	int r;
 
-	f->priv = mmap(NULL, sizeof(struct hid_state), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (f->priv == MAP_FAILED) {
-		f->priv = NULL;
-		return neg_errno();
-	}
+	r = shared_state(f);
+	if (r)
+		return r;
 	f->aux[0] = open("/dev/uhid", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (f->aux[0] < 0)
 		return neg_errno();
@@ -214,9 +236,11 @@ void dev_close(struct fixture *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
-	if (f->aux[0] >= 0)	/* destroys the device */
-		close(f->aux[0]);
-	f->aux[0] = -1;
+	for (int i = 0; i < MAX_AUX; i++) {
+		if (f->aux[i] >= 0)	/* uhid, userio: destroys the device */
+			close(f->aux[i]);
+		f->aux[i] = -1;
+	}
 	if (f->priv)
 		munmap(f->priv, sizeof(struct hid_state));
 	f->priv = NULL;
@@ -283,12 +307,6 @@ static bool serio_type_rs232(const char *text, const void *arg)
 	return strtoul(text, NULL, 16) == SERIO_RS232;
 }
 
-static bool any(const char *text, const void *arg)
-{
-	(void)text;
-	(void)arg;
-	return true;
-}
 
 static int userio_cmd(int fd, unsigned char type, unsigned char data)
 {
@@ -323,7 +341,7 @@ static int serio_pair_open(int *userio_fd, int *raw_fd)
 		return r;
 	/* the misc device serio_raw made under our port */
 	snprintf(path, sizeof(path), "/sys/bus/serio/devices/%s/misc", port);
-	r = find_entry(path, "serio_raw", "dev", any, NULL, raw, sizeof(raw));
+	r = find_entry(path, "serio_raw", "dev", any_event, NULL, raw, sizeof(raw));
 	if (r)
 		return r;
 	snprintf(path, sizeof(path), "/dev/%s", raw);
@@ -353,11 +371,143 @@ int serio_raw_trigger(struct fixture *f)
 	return userio_cmd(f->aux[0], USERIO_CMD_SEND_INTERRUPT, 0x5a);
 }
 
-/* ---- /dev/rfkill: always writable (no rfkill device here to send events) ---- */
+/* ---- always writable: /dev/rfkill, /dev/vhci, /dev/qrtr-tun ---- */
+static int open_rw(struct fixture *f, const char *path)
+{
+	f->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	return f->fd < 0 ? neg_errno() : 0;
+}
+
 int rfkill_open(struct fixture *f)
 {
-	f->fd = open("/dev/rfkill", O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	return f->fd < 0 ? neg_errno() : 0;
+	return open_rw(f, "/dev/rfkill");
+}
+
+int vhci_open(struct fixture *f)
+{
+	return open_rw(f, "/dev/vhci");
+}
+
+int qrtr_tun_open(struct fixture *f)
+{
+	return open_rw(f, "/dev/qrtr-tun");
+}
+
+/*
+ * ---- /dev/uinput: readable when the kernel sends the device an event ----
+ * The device has one LED; the trigger sets it through the device's evdev
+ * node (aux[0]), alternating on and off, since only a change is passed on.
+ */
+int uinput_open(struct fixture *f)
+{
+	struct uinput_setup setup;
+	char sys[64], dir[160], ev[64], path[160];
+	int r = shared_state(f);
+
+	if (r)
+		return r;
+	f->fd = open("/dev/uinput", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	memset(&setup, 0, sizeof(setup));
+	setup.id.bustype = BUS_VIRTUAL;
+	setup.id.vendor = 0x1234;
+	setup.id.product = 0x567a;
+	snprintf(setup.name, sizeof(setup.name), "polltest uinput");
+	if (ioctl(f->fd, UI_SET_EVBIT, EV_LED) || ioctl(f->fd, UI_SET_LEDBIT, LED_CAPSL) ||
+	    ioctl(f->fd, UI_DEV_SETUP, &setup) || ioctl(f->fd, UI_DEV_CREATE) ||
+	    ioctl(f->fd, UI_GET_SYSNAME(sizeof(sys)), sys) < 0)
+		return neg_errno();
+	snprintf(dir, sizeof(dir), "/sys/class/input/%s", sys);
+	r = find_entry(dir, "event", "dev", any_event, NULL, ev, sizeof(ev));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "/dev/input/%s", ev);
+	f->aux[0] = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	return f->aux[0] < 0 ? neg_errno() : 0;
+}
+
+int uinput_trigger(struct fixture *f)
+{
+	struct hid_state *s = f->priv;
+	struct input_event ev[2];
+
+	memset(ev, 0, sizeof(ev));
+	ev[0].type = EV_LED;
+	ev[0].code = LED_CAPSL;
+	ev[0].value = ++s->sent % 2;
+	ev[1].type = EV_SYN;
+	ev[1].code = SYN_REPORT;
+	return write(f->aux[0], ev, sizeof(ev)) == sizeof(ev) ? 0 : neg_errno();
+}
+
+/*
+ * ---- /dev/uleds: readable when the LED it made changes brightness ----
+ * aux[0] is the LED's brightness file in sysfs.
+ */
+int uleds_open(struct fixture *f)
+{
+	struct uleds_user_dev dev;
+	char path[160];
+	int r = shared_state(f);
+
+	if (r)
+		return r;
+	f->fd = open("/dev/uleds", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	memset(&dev, 0, sizeof(dev));
+	snprintf(dev.name, sizeof(dev.name), "polltest-%d-%d", (int)getpid(), counter++);
+	dev.max_brightness = 255;
+	if (write(f->fd, &dev, sizeof(dev)) != sizeof(dev))
+		return neg_errno();
+	snprintf(path, sizeof(path), "/sys/class/leds/%s/brightness", dev.name);
+	f->aux[0] = open(path, O_WRONLY | O_CLOEXEC);
+	if (f->aux[0] < 0)
+		return neg_errno();
+	return drain_fd(f->fd);
+}
+
+int uleds_trigger(struct fixture *f)
+{
+	struct hid_state *s = f->priv;
+	char value[8];
+	int n = snprintf(value, sizeof(value), "%d\n", ++s->sent % 2 ? 200 : 100);
+
+	return write(f->aux[0], value, (size_t)n) == n ? 0 : neg_errno();
+}
+
+/*
+ * ---- /dev/snd/timer: the ALSA system timer, one tick, not restarted ----
+ * Readable once the tick has come; a trigger starts it again.
+ */
+int snd_timer_open(struct fixture *f)
+{
+	struct snd_timer_select sel;
+	struct snd_timer_params par;
+
+	f->fd = open("/dev/snd/timer", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	memset(&sel, 0, sizeof(sel));
+	sel.id.dev_class = SNDRV_TIMER_CLASS_GLOBAL;
+	sel.id.dev_sclass = SNDRV_TIMER_SCLASS_NONE;
+	sel.id.card = -1;
+	sel.id.device = SNDRV_TIMER_GLOBAL_SYSTEM;
+	memset(&par, 0, sizeof(par));
+	par.ticks = 1;
+	par.queue_size = 64;
+	if (ioctl(f->fd, SNDRV_TIMER_IOCTL_SELECT, &sel) || ioctl(f->fd, SNDRV_TIMER_IOCTL_PARAMS, &par))
+		return neg_errno();
+	return 0;
+}
+
+int snd_timer_trigger(struct fixture *f)
+{
+	/* EBUSY: still running from the trigger before, its tick is to come */
+	if (ioctl(f->fd, SNDRV_TIMER_IOCTL_START) && errno != EBUSY)
+		return neg_errno();
+	return 0;
 }
 
 /*
