@@ -2,18 +2,15 @@
 /*
  * devkinds.c - the kinds that are character devices of drivers with no
  * hardware behind them: a HID device made through /dev/uhid gives hidraw,
- * evdev, mousedev and joydev nodes; a serio port made through /dev/userio
- * gives userio itself and serio_raw; /dev/uinput, readable when an LED
+ * evdev, mousedev and joydev nodes; /dev/uinput, readable when an LED
  * is set through the evdev node of the device it made; /dev/uleds,
  * readable when the LED it made changes brightness through sysfs; the ALSA
  * timer /dev/snd/timer on the system timer; /dev/rtc0, whose periodic
  * interrupt the RTC core emulates with an hrtimer; and, always writable
- * (nothing here sends them events), /dev/rfkill, /dev/vhci and
- * /dev/qrtr-tun.  kinds.c lists them in its table.
+ * (nothing here sends them events), /dev/rfkill and /dev/vhci.  kinds.c lists them in its table.
  *
- * The devices appear asynchronously (uhid and serio add them from a work
- * item): the open functions wait for the node in sysfs, found by the HID
- * device's unique string or the serio port's type, never by its number.
+ * The devices appear asynchronously (uhid adds them from a work item): the open functions wait for the node in sysfs, found by the HID
+ * device's unique string, never by its number.
  */
 #define _GNU_SOURCE
 #include "polltest.h"
@@ -29,11 +26,9 @@
 #include <unistd.h>
 #include <linux/input.h>
 #include <linux/rtc.h>
-#include <linux/serio.h>
 #include <linux/uhid.h>
 #include <linux/uinput.h>
 #include <linux/uleds.h>
-#include <linux/userio.h>
 #include <sound/asound.h>
 
 #define NODE_WAIT_MS 5000
@@ -58,18 +53,6 @@ static int read_text(const char *path, char *buf, size_t size)
 		return -1;
 	buf[n] = '\0';
 	return 0;
-}
-
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return neg_errno();
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : neg_errno();
 }
 
 /* read until EAGAIN: 0, or -errno */
@@ -123,6 +106,33 @@ static bool any_event(const char *text, const void *arg)
 	(void)text;
 	(void)arg;
 	return true;
+}
+
+/*
+ * Open a device node, waiting for it: sysfs shows a device before
+ * devtmpfs has made its node.
+ */
+static int open_node(const char *path, int flags)
+{
+	for (int t = 0; t < NODE_WAIT_MS / 10; t++) {
+		int fd = open(path, flags | O_CLOEXEC);
+
+		if (fd >= 0 || errno != ENOENT)
+			return fd;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* wait for PATH to exist: 0 or -ENODEV */
+static int await_path(const char *path)
+{
+	for (int t = 0; t < NODE_WAIT_MS / 10; t++) {
+		if (access(path, F_OK) == 0)
+			return 0;
+		usleep(10000);
+	}
+	return -ENODEV;
 }
 
 /* ---- a HID device through /dev/uhid ---- */
@@ -181,10 +191,11 @@ static bool uevent_has(const char *text, const void *arg)
 
 /*
  * Create a HID device with descriptor RD and open its node of CLASS
- * (PREFIX<n>, under /dev/DEVDIR).  The uhid descriptor is aux[0].
+ * (PREFIX<n>, under /dev/DEVDIR); HID is where the HID device is from the
+ * node's sysfs directory.  The uhid descriptor is aux[0].
  */
 static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
-		    const char *class, const char *prefix, const char *devdir)
+		    const char *class, const char *prefix, const char *devdir, const char *hid)
 {
 	struct uhid_event ev;
 	char uniq[64], name[64], path[160], dir[64];
@@ -212,8 +223,16 @@ static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
 	r = find_entry(dir, prefix, "device/uevent", uevent_has, uniq, name, sizeof(name));
 	if (r)
 		return r;
+	/*
+	 * The nodes appear while the HID driver probes, and until the probe
+	 * is over the device drops input reports: wait for its driver link.
+	 */
+	snprintf(path, sizeof(path), "%s/%s/%s/driver", dir, name, hid);
+	r = await_path(path);
+	if (r)
+		return r;
 	snprintf(path, sizeof(path), "/dev/%s%s", devdir, name);
-	f->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	f->fd = open_node(path, O_RDWR | O_NONBLOCK);
 	if (f->fd < 0)
 		return neg_errno();
 	/* UHID_START, UHID_OPEN: not the subject here */
@@ -237,7 +256,7 @@ void dev_close(struct fixture *f)
 		close(f->fd);
 	f->fd = -1;
 	for (int i = 0; i < MAX_AUX; i++) {
-		if (f->aux[i] >= 0)	/* uhid, userio: destroys the device */
+		if (f->aux[i] >= 0)	/* uhid: destroys the device */
 			close(f->aux[i]);
 		f->aux[i] = -1;
 	}
@@ -253,7 +272,7 @@ int dev_drain(struct fixture *f)
 
 int hidraw_open(struct fixture *f)
 {
-	return hid_open(f, vendor_rdesc, sizeof(vendor_rdesc), "hidraw", "hidraw", "");
+	return hid_open(f, vendor_rdesc, sizeof(vendor_rdesc), "hidraw", "hidraw", "", "device");
 }
 
 int hidraw_trigger(struct fixture *f)
@@ -266,12 +285,12 @@ int hidraw_trigger(struct fixture *f)
 
 int evdev_open(struct fixture *f)
 {
-	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "event", "input/");
+	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "event", "input/", "device/device");
 }
 
 int mousedev_open(struct fixture *f)
 {
-	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "mouse", "input/");
+	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "mouse", "input/", "device/device");
 }
 
 /* relative motion: never filtered as "no change" */
@@ -284,7 +303,7 @@ int mouse_trigger(struct fixture *f)
 
 int joydev_open(struct fixture *f)
 {
-	int r = hid_open(f, joystick_rdesc, sizeof(joystick_rdesc), "input", "js", "input/");
+	int r = hid_open(f, joystick_rdesc, sizeof(joystick_rdesc), "input", "js", "input/", "device/device");
 
 	/* a new reader first gets one synthetic event per axis and button */
 	return r ? r : drain_fd(f->fd);
@@ -299,79 +318,7 @@ int joystick_trigger(struct fixture *f)
 	return hid_send(f, report, sizeof(report));
 }
 
-/* ---- a serio port through /dev/userio, serio_raw bound to it by hand ---- */
-
-static bool serio_type_rs232(const char *text, const void *arg)
-{
-	(void)arg;
-	return strtoul(text, NULL, 16) == SERIO_RS232;
-}
-
-
-static int userio_cmd(int fd, unsigned char type, unsigned char data)
-{
-	struct userio_cmd cmd = { .type = type, .data = data };
-
-	return write(fd, &cmd, sizeof(cmd)) == sizeof(cmd) ? 0 : neg_errno();
-}
-
-/*
- * Register a port of a type no driver claims (RS232 without a protocol:
- * not the i8042's keyboard and mouse ports), bind serio_raw to it through
- * drvctl and open both ends: *userio_fd and *raw_fd.
- */
-static int serio_pair_open(int *userio_fd, int *raw_fd)
-{
-	char port[64], path[160], raw[64];
-	int r;
-
-	*userio_fd = open("/dev/userio", O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (*userio_fd < 0)
-		return neg_errno();
-	r = userio_cmd(*userio_fd, USERIO_CMD_SET_PORT_TYPE, SERIO_RS232);
-	if (!r)
-		r = userio_cmd(*userio_fd, USERIO_CMD_REGISTER, 0);
-	if (!r)
-		r = find_entry("/sys/bus/serio/devices", "serio", "id/type", serio_type_rs232, NULL, port, sizeof(port));
-	if (r)
-		return r;
-	snprintf(path, sizeof(path), "/sys/bus/serio/devices/%s/drvctl", port);
-	r = write_text(path, "serio_raw");
-	if (r)
-		return r;
-	/* the misc device serio_raw made under our port */
-	snprintf(path, sizeof(path), "/sys/bus/serio/devices/%s/misc", port);
-	r = find_entry(path, "serio_raw", "dev", any_event, NULL, raw, sizeof(raw));
-	if (r)
-		return r;
-	snprintf(path, sizeof(path), "/dev/%s", raw);
-	*raw_fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	return *raw_fd < 0 ? neg_errno() : 0;
-}
-
-int userio_open(struct fixture *f)
-{
-	return serio_pair_open(&f->fd, &f->aux[0]);
-}
-
-/* serio_raw writes the byte to the port: userio has it to read */
-int userio_trigger(struct fixture *f)
-{
-	return write(f->aux[0], "x", 1) == 1 ? 0 : neg_errno();
-}
-
-int serio_raw_open(struct fixture *f)
-{
-	return serio_pair_open(&f->aux[0], &f->fd);
-}
-
-/* the "device" sends a byte: serio_raw has it to read */
-int serio_raw_trigger(struct fixture *f)
-{
-	return userio_cmd(f->aux[0], USERIO_CMD_SEND_INTERRUPT, 0x5a);
-}
-
-/* ---- always writable: /dev/rfkill, /dev/vhci, /dev/qrtr-tun ---- */
+/* ---- always writable: /dev/rfkill, /dev/vhci ---- */
 static int open_rw(struct fixture *f, const char *path)
 {
 	f->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
@@ -386,11 +333,6 @@ int rfkill_open(struct fixture *f)
 int vhci_open(struct fixture *f)
 {
 	return open_rw(f, "/dev/vhci");
-}
-
-int qrtr_tun_open(struct fixture *f)
-{
-	return open_rw(f, "/dev/qrtr-tun");
 }
 
 /*
@@ -423,7 +365,7 @@ int uinput_open(struct fixture *f)
 	if (r)
 		return r;
 	snprintf(path, sizeof(path), "/dev/input/%s", ev);
-	f->aux[0] = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	f->aux[0] = open_node(path, O_RDWR | O_NONBLOCK);
 	return f->aux[0] < 0 ? neg_errno() : 0;
 }
 
