@@ -666,16 +666,18 @@ char *report_markdown(const struct report *r)
 			}
 			free(all);
 		}
+		struct strvec deps = STRVEC_INIT;
+
 		for (size_t i = 0; i < syms.n; i++)
 			sb_addf(&t, "%sCONFIG_%s", nsym++ ? ", " : " that also enables the converted files' ", syms.v[i]);
-		sv_clear(&syms);
 		for (size_t i = 0; i < w->nsyms; i++)
 			for (size_t j = 0; j < w->syms[i].needs.n; j++)
-				if (!sv_contains(&syms, w->syms[i].needs.v[j]))
-					sv_push(&syms, w->syms[i].needs.v[j]);
-		for (size_t i = 0; i < syms.n; i++)
-			sb_addf(&t, "%sCONFIG_%s", i ? ", " : ", and the software options they depend on, ", syms.v[i]);
+				if (!sv_contains(&syms, w->syms[i].needs.v[j]) && !sv_contains(&deps, w->syms[i].needs.v[j]))
+					sv_push(&deps, w->syms[i].needs.v[j]);
+		for (size_t i = 0; i < deps.n; i++)
+			sb_addf(&t, "%sCONFIG_%s", i ? ", " : ", and the software options they depend on, ", deps.v[i]);
 		sv_clear(&syms);
+		sv_clear(&deps);
 	}
 	sb_adds(&t, ".");
 	wrap(&sb, t.buf, 72);
