@@ -192,10 +192,12 @@ static bool uevent_has(const char *text, const void *arg)
 /*
  * Create a HID device with descriptor RD and open its node of CLASS
  * (PREFIX<n>, under /dev/DEVDIR); HID is where the HID device is from the
- * node's sysfs directory.  The uhid descriptor is aux[0].
+ * node's sysfs directory; WARM_UP sends it an input report.  The uhid
+ * descriptor is aux[0].
  */
 static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
-		    const char *class, const char *prefix, const char *devdir, const char *hid)
+		    const char *class, const char *prefix, const char *devdir, const char *hid,
+		    int (*warm_up)(struct fixture *f))
 {
 	struct uhid_event ev;
 	char uniq[64], name[64], path[160], dir[64];
@@ -223,10 +225,6 @@ static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
 	r = find_entry(dir, prefix, "device/uevent", uevent_has, uniq, name, sizeof(name));
 	if (r)
 		return r;
-	/*
-	 * The nodes appear while the HID driver probes, and until the probe
-	 * is over the device drops input reports: wait for its driver link.
-	 */
 	snprintf(path, sizeof(path), "%s/%s/%s/driver", dir, name, hid);
 	r = await_path(path);
 	if (r)
@@ -235,6 +233,27 @@ static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
 	f->fd = open_node(path, O_RDWR | O_NONBLOCK);
 	if (f->fd < 0)
 		return neg_errno();
+	/*
+	 * The nodes appear while the HID driver probes, and until the probe
+	 * is over the device drops input reports (its driver link comes
+	 * before the probe too): send WARM_UP until one gets through.  What
+	 * a new reader gets first (joydev: an event per axis and button)
+	 * goes before.
+	 */
+	r = drain_fd(f->fd);
+	for (int t = 0; !r; t++) {
+		struct pollfd p = { .fd = f->fd, .events = POLLIN };
+
+		if (t == NODE_WAIT_MS / 20)
+			return -ETIMEDOUT;
+		r = warm_up(f);
+		if (r)
+			return r;
+		if (poll(&p, 1, 20) == 1)
+			r = drain_fd(f->fd) ? -EIO : 1;
+	}
+	if (r < 0)
+		return r;
 	/* UHID_START, UHID_OPEN: not the subject here */
 	return drain_fd(f->aux[0]);
 }
@@ -272,7 +291,7 @@ int dev_drain(struct fixture *f)
 
 int hidraw_open(struct fixture *f)
 {
-	return hid_open(f, vendor_rdesc, sizeof(vendor_rdesc), "hidraw", "hidraw", "", "device");
+	return hid_open(f, vendor_rdesc, sizeof(vendor_rdesc), "hidraw", "hidraw", "", "device", hidraw_trigger);
 }
 
 int hidraw_trigger(struct fixture *f)
@@ -285,12 +304,12 @@ int hidraw_trigger(struct fixture *f)
 
 int evdev_open(struct fixture *f)
 {
-	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "event", "input/", "device/device");
+	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "event", "input/", "device/device", mouse_trigger);
 }
 
 int mousedev_open(struct fixture *f)
 {
-	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "mouse", "input/", "device/device");
+	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "mouse", "input/", "device/device", mouse_trigger);
 }
 
 /* relative motion: never filtered as "no change" */
@@ -303,10 +322,8 @@ int mouse_trigger(struct fixture *f)
 
 int joydev_open(struct fixture *f)
 {
-	int r = hid_open(f, joystick_rdesc, sizeof(joystick_rdesc), "input", "js", "input/", "device/device");
-
-	/* a new reader first gets one synthetic event per axis and button */
-	return r ? r : drain_fd(f->fd);
+	return hid_open(f, joystick_rdesc, sizeof(joystick_rdesc), "input", "js", "input/", "device/device",
+			joystick_trigger);
 }
 
 /* an absolute axis reports changes only: alternate between two positions */
