@@ -8,6 +8,8 @@
  *                  series (and its two-call variant), the builds
  *   boot_config.c  the configuration: tinyconfig, the guest's needs, the
  *                  converted files' Kconfig symbols
+ *   boot_kconfig.c the Kconfig entries x86 reads: dependencies, selectors
+ *   boot_deps.c    the software dependencies of those symbols, resolved
  *   boot_guest.c   the initramfs, qemu (accelerator, timeout, log), and
  *                  reading the guest's TAP and benchmark lines
  *   boot_report.c  comparing the kernels, boot-test.json and boot-test.md
@@ -69,6 +71,8 @@ struct symbol_result {
 	char *symbol;		/* CONFIG_ symbol without the prefix, "y" if always built, NULL if not found */
 	bool on;		/* =y in the final configuration */
 	char *reason;		/* why not, or NULL */
+	struct strvec needs;	/* the dependencies enabled for it */
+	char *refused;		/* why its dependencies were not enabled, or NULL */
 };
 
 struct kernel_build {
@@ -107,6 +111,27 @@ void work_config(struct boot_work *w, const struct series *s);
 /* Build one kernel; dies with the log's tail when make fails. */
 void work_build(struct boot_work *w, enum kernel_id id);
 void work_free(struct boot_work *w);
+/* The Makefile (and Kbuild) text of DIR with continuation lines joined, or NULL. */
+char *kbuild_makefile(const char *tree, const char *dir);
+
+struct kconfig_entry {
+	bool found;		/* an x86 or generic "config SYM" */
+	bool prompt;		/* false: only a select sets it */
+	bool in_choice;		/* one option of a "choice" */
+	char *depends;		/* its "depends on" and enclosing blocks, joined with &&; NULL if none */
+};
+/* SYM's Kconfig entry; -1 when its file cannot be read. */
+int kconfig_entry(const char *src, const char *sym, struct kconfig_entry *e);
+void kconfig_entry_free(struct kconfig_entry *e);
+/* append to OUT the options whose entries "select SYM" */
+void kconfig_selectors(const char *src, const char *sym, struct strvec *out);
+/*
+ * boot_deps.c: append to PLAN the software symbols (SYM last) that must be
+ * enabled for SYM to be on in CONFIG ("\n"-prefixed .config text); false
+ * with *why (or NULL) when SYM needs hardware or too big a subsystem.
+ */
+bool kconfig_resolve(const char *src, const char *config, const char *sym, struct strvec *plan, char **why);
+
 /* The Kconfig symbol that builds FILE (relative to the tree), or NULL with *why. */
 char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char **why);
 /* kernel-patches/ of this polltax (beside the binary or its parents) */

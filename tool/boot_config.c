@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #include "boot.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,9 @@
 #define __STDC_NO_VLA__ 1
 #endif
 #include <regex.h>
+
+/* rounds of dependency resolution: each one runs olddefconfig */
+#define MAX_ROUNDS 4
 
 /*
  * The configuration of the brief: tinyconfig plus what the guest needs to
@@ -44,7 +46,7 @@ static const char *const critical_symbols[] = {
 };
 
 /* the Makefile text of DIR with continuation lines joined, or NULL */
-static char *read_makefile(const char *tree, const char *dir)
+char *kbuild_makefile(const char *tree, const char *dir)
 {
 	static const char *const names[] = { "Kbuild", "Makefile" };
 	struct strbuf all = STRBUF_INIT;
@@ -122,7 +124,7 @@ char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char *
 	*slash = '\0';
 	word = xasprintf("%.*s.o", (int)strlen(slash + 1) - 2, slash + 1);
 	for (int depth = 0; depth < 12; depth++) {
-		mk = read_makefile(tree, dir);
+		mk = kbuild_makefile(tree, dir);
 		/* a list variable rather than an object: "obj-y += $(list-y)" */
 		if (!mk || (!find_line(mk, word, &prefix, &var) && !(alt && find_line(mk, alt, &prefix, &var)))) {
 			if (!*why)
@@ -158,7 +160,7 @@ char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char *
 		if (slash) {
 			*slash = '\0';
 		} else {
-			char *top = read_makefile(tree, ""), *p2 = NULL, *v2 = NULL;
+			char *top = kbuild_makefile(tree, ""), *p2 = NULL, *v2 = NULL;
 
 			/* top-level directories: the kernel's own Kbuild/Makefile lists them as obj-y */
 			if (top && find_line(top, word, &p2, &v2) && strcmp(v2, "y")) {
@@ -187,135 +189,26 @@ char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char *
 	return result;
 }
 
-static bool kconfig_keyword(const char *l)
-{
-	static const char *const kw[] = { "config ", "menuconfig ", "choice", "endchoice", "menu ", "endmenu",
-					   "if ", "endif", "source ", "comment ", "mainmenu " };
-
-	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
-		if (!strncmp(l, kw[i], strlen(kw[i])))
-			return true;
-	return false;
-}
-
-static const char *skip_space(const char *p)
-{
-	while (isspace((unsigned char)*p))
-		p++;
-	return p;
-}
-
-/*
- * Why SYM stays off, from its Kconfig entry: its "depends on" lines, the
- * "if" blocks and "menu ... depends on" around it in the same file, and
- * whether it has a prompt at all (without one only a "select" sets it).
- */
+/* Why SYM stays off, from its Kconfig entry. */
 static char *depends_of(const char *src, const char *sym)
 {
-	struct strbuf out = STRBUF_INIT, r = STRBUF_INIT;
-	struct strvec lines = STRVEC_INIT, stack = STRVEC_INIT;
-	char *pat = xasprintf("^(menu)?config %s$", sym), *path, *text, *colon;
-	size_t entry;
-	bool prompt = false, pending_menu = false;
+	struct kconfig_entry e;
+	char *m;
 
-	git(src, true, &out, "grep", "--no-index", "-n", "-E", pat, "--", "*Kconfig*", NULL);
-	free(pat);
-	/* the same symbol in several architectures' Kconfig: take x86's, or a generic one */
-	colon = NULL;
-	for (char *p = out.buf; p && *p && !colon;) {
-		char *e = strchr(p, '\n');
-
-		if (strncmp(p, "arch/", 5) || !strncmp(p, "arch/x86/", 9)) {
-			if (e)
-				*e = '\0';
-			memmove(out.buf, p, strlen(p) + 1);
-			colon = strchr(out.buf, ':');
-			break;
-		}
-		p = e ? e + 1 : NULL;
-	}
-	if (!colon) {
-		sb_release(&out);
+	if (kconfig_entry(src, sym, &e) < 0)
+		return xstrdup("cannot read its Kconfig");
+	if (!e.found)
 		return xasprintf("no Kconfig entry for %s", sym);
-	}
-	*colon = '\0';
-	entry = strtoul(colon + 1, NULL, 10) - 1;
-	path = path_join(src, out.buf);
-	sb_release(&out);
-	if (read_file(path, &text, NULL) < 0) {
-		free(path);
-		return xasprintf("cannot read its Kconfig");
-	}
-	free(path);
-	for (char *p = text; *p;) {
-		char *e = strchr(p, '\n');
-
-		if (e)
-			*e = '\0';
-		sv_push(&lines, p);
-		p = e ? e + 1 : p + strlen(p);
-	}
-	free(text);
-	/* the blocks around the entry */
-	for (size_t i = 0; i < entry && i < lines.n; i++) {
-		const char *l = lines.v[i], *t = skip_space(l);
-
-		if (!strncmp(l, "if ", 3)) {
-			sv_push(&stack, skip_space(l + 3));
-		} else if ((!strncmp(l, "endif", 5) || !strncmp(l, "endmenu", 7) || !strncmp(l, "endchoice", 9)) &&
-			   stack.n) {
-			free(stack.v[--stack.n]);
-			stack.v[stack.n] = NULL;
-		} else if (!strncmp(l, "menu ", 5) || !strncmp(l, "choice", 6)) {
-			sv_push(&stack, "");
-			pending_menu = true;
-			continue;
-		} else if (pending_menu && !strncmp(t, "depends on ", 11) && stack.n) {
-			char *d = stack.v[stack.n - 1][0] ? xasprintf("%s && %s", stack.v[stack.n - 1], t + 11)
-							   : xstrdup(t + 11);
-
-			free(stack.v[stack.n - 1]);
-			stack.v[stack.n - 1] = d;
-			continue;
-		}
-		if (kconfig_keyword(l))
-			pending_menu = false;
-	}
-	for (size_t i = 0; i < stack.n; i++)
-		if (stack.v[i][0])
-			sb_addf(&r, "%s%s", r.len ? " && " : "", stack.v[i]);
-	/* the entry itself */
-	for (size_t i = entry + 1; i < lines.n && (!lines.v[i][0] || isspace((unsigned char)lines.v[i][0]) ||
-						    !kconfig_keyword(lines.v[i])); i++) {
-		const char *t = skip_space(lines.v[i]);
-
-		if (!strncmp(t, "depends on ", 11))
-			sb_addf(&r, "%s%s", r.len ? " && " : "", t + 11);
-		else if (!strncmp(t, "prompt ", 7) ||
-			 ((!strncmp(t, "bool", 4) || !strncmp(t, "tristate", 8) || !strncmp(t, "int", 3) ||
-			   !strncmp(t, "hex", 3) || !strncmp(t, "string", 6)) && strchr(t, '"')))
-			prompt = true;
-		else if (!strncmp(t, "help", 4) || !strncmp(t, "---help---", 10))
-			break;
-	}
-	sv_clear(&lines);
-	sv_clear(&stack);
-	if (!prompt && r.len) {
-		char *d = sb_detach(&r), *m = xasprintf("no prompt (only a select sets it), depends on %s", d);
-
-		free(d);
-		return m;
-	}
-	if (!prompt)
-		return xstrdup("no prompt: only a select from another option sets it");
-	if (!r.len)
-		return xstrdup("its menu or the Kconfig file that sources it is off");
-	{
-		char *d = sb_detach(&r), *m = xasprintf("depends on %s", d);
-
-		free(d);
-		return m;
-	}
+	if (!e.prompt && e.depends)
+		m = xasprintf("no prompt (only a select sets it), depends on %s", e.depends);
+	else if (!e.prompt)
+		m = xstrdup("no prompt: only a select from another option sets it");
+	else if (!e.depends)
+		m = xstrdup("its menu or the Kconfig file that sources it is off");
+	else
+		m = xasprintf("depends on %s", e.depends);
+	kconfig_entry_free(&e);
+	return m;
 }
 
 static bool config_has(const char *config, const char *sym)
@@ -340,13 +233,79 @@ static void mk(struct boot_work *w, const char *src, const char *obj, const char
 	free(o);
 }
 
+/* scripts/config --enable ENABLE, olddefconfig, and the result in w->config */
+static void apply_config(struct boot_work *w, const char *src, const char *obj, const char *log,
+			 const struct strvec *enable)
+{
+	struct strvec argv = STRVEC_INIT;
+	char *cfg = path_join(obj, ".config"), *text;
+
+	sv_push(&argv, path_join(src, "scripts/config"));
+	sv_push(&argv, "--file");
+	sv_push(&argv, cfg);
+	sv_push(&argv, "--disable");
+	sv_push(&argv, "CC_OPTIMIZE_FOR_SIZE");
+	for (size_t i = 0; i < enable->n; i++) {
+		sv_push(&argv, "--enable");
+		sv_push(&argv, enable->v[i]);
+	}
+	if (run_logged((const char *const *)argv.v, NULL, log, 0, NULL))
+		die_code(EXIT_TOOL, "scripts/config failed (log '%s')", log);
+	mk(w, src, obj, log, "olddefconfig");
+	if (read_file(cfg, &text, NULL) < 0)
+		die("cannot read '%s': %s", cfg, strerror(errno));
+	free(w->config);
+	w->config = xasprintf("\n%s", text);	/* so that every line starts after a '\n' */
+	free(text);
+	free(cfg);
+	sv_clear(&argv);
+}
+
+/* the first symbol of R's "A && B" that is not =y, or NULL */
+static char *first_off(const struct boot_work *w, const struct symbol_result *r)
+{
+	char *sym, *and, *off = NULL;
+
+	if (!r->symbol || r->on)
+		return NULL;
+	sym = xstrdup(r->symbol);
+	for (char *p = sym; p && !off; p = and ? and + 4 : NULL) {
+		and = strstr(p, " && ");
+		if (and)
+			*and = '\0';
+		if (strcmp(p, "y") && !config_has(w->config, p))
+			off = xstrdup(p);
+	}
+	free(sym);
+	return off;
+}
+
+/* which converted files' symbols are =y, and why the others are not */
+static void check_symbols(struct boot_work *w, const char *src)
+{
+	for (size_t i = 0; i < w->nsyms; i++) {
+		struct symbol_result *r = &w->syms[i];
+		char *off;
+
+		if (!r->symbol)
+			continue;
+		r->on = false;
+		off = first_off(w, r);
+		r->on = !off;
+		if (off) {
+			free(r->reason);
+			r->reason = xasprintf("CONFIG_%s stays off: %s", off, depends_of(src, off));
+		}
+		free(off);
+	}
+}
+
 void work_config(struct boot_work *w, const struct series *s)
 {
 	const char *src = w->k[K_BASE].src;
 	char *obj = xasprintf("%s/config", w->root), *cfg = path_join(obj, ".config");
-	char *log = xasprintf("%s/logs/config.log", w->root), *text;
+	char *log = xasprintf("%s/logs/config.log", w->root);
 	struct strvec enable = STRVEC_INIT;
-	struct strvec argv = STRVEC_INIT;
 
 	mkdir_p(obj);
 	unlink(log);
@@ -374,23 +333,7 @@ void work_config(struct boot_work *w, const struct series *s)
 		}
 		free(cond);
 	}
-	sv_push(&argv, path_join(src, "scripts/config"));
-	sv_push(&argv, "--file");
-	sv_push(&argv, cfg);
-	sv_push(&argv, "--disable");
-	sv_push(&argv, "CC_OPTIMIZE_FOR_SIZE");
-	for (size_t i = 0; i < enable.n; i++) {
-		sv_push(&argv, "--enable");
-		sv_push(&argv, enable.v[i]);
-	}
-	if (run_logged((const char *const *)argv.v, NULL, log, 0, NULL))
-		die_code(EXIT_TOOL, "scripts/config failed (log '%s')", log);
-	mk(w, src, obj, log, "olddefconfig");
-	if (read_file(cfg, &text, NULL) < 0)
-		die("cannot read '%s': %s", cfg, strerror(errno));
-	w->config = xasprintf("\n%s", text);	/* so that every line starts after a '\n' */
-	free(text);
-
+	apply_config(w, src, obj, log, &enable);
 	for (size_t i = 0; i < sizeof(base_symbols) / sizeof(base_symbols[0]); i++) {
 		if (config_has(w->config, base_symbols[i]))
 			sv_push(&w->base_syms, base_symbols[i]);
@@ -401,29 +344,58 @@ void work_config(struct boot_work *w, const struct series *s)
 		if (!config_has(w->config, critical_symbols[i]))
 			die_code(EXIT_INPUT, "CONFIG_%s cannot be enabled in '%s' (%s): no guest can boot",
 				 critical_symbols[i], w->tree, depends_of(src, critical_symbols[i]));
+	/*
+	 * The software dependencies of the symbols still off, a few rounds:
+	 * what olddefconfig made of one round decides the next.
+	 */
+	for (int round = 0; round < MAX_ROUNDS; round++) {
+		struct strvec more = STRVEC_INIT;
+
+		check_symbols(w, src);
+		for (size_t i = 0; i < w->nsyms; i++) {
+			struct symbol_result *r = &w->syms[i];
+			char *off = first_off(w, r), *why = NULL;
+			struct strvec plan = STRVEC_INIT;
+
+			if (!off)
+				continue;
+			if (kconfig_resolve(src, w->config, off, &plan, &why)) {
+				for (size_t j = 0; j < plan.n; j++) {
+					if (!sv_contains(&r->needs, plan.v[j]) && strcmp(plan.v[j], off))
+						sv_push(&r->needs, plan.v[j]);
+					if (!sv_contains(&enable, plan.v[j]) && !sv_contains(&more, plan.v[j]))
+						sv_push(&more, plan.v[j]);
+				}
+			} else {
+				free(r->refused);
+				r->refused = why;
+			}
+			sv_clear(&plan);
+			free(off);
+		}
+		if (!more.n)
+			break;
+		for (size_t i = 0; i < more.n; i++)
+			sv_push(&enable, more.v[i]);
+		sv_clear(&more);
+		apply_config(w, src, obj, log, &enable);
+	}
+	check_symbols(w, src);
 	for (size_t i = 0; i < w->nsyms; i++) {
 		struct symbol_result *r = &w->syms[i];
-		char *sym, *and;
 
-		if (!r->symbol)
-			continue;
-		r->on = true;
-		sym = xstrdup(r->symbol);
-		for (char *p = sym; p; p = and ? and + 4 : NULL) {
-			and = strstr(p, " && ");
-			if (and)
-				*and = '\0';
-			if (strcmp(p, "y") && !config_has(w->config, p)) {
-				r->on = false;
-				free(r->reason);
-				r->reason = xasprintf("CONFIG_%s stays off: %s", p, depends_of(src, p));
-				break;
-			}
+		if (!r->on && r->refused && r->reason) {
+			char *m = xasprintf("%s (not enabled: %s)", r->reason, r->refused);
+
+			free(r->reason);
+			r->reason = m;
 		}
-		free(sym);
+		if (r->on || !r->needs.n)
+			continue;
+		/* dependencies that did not make it on are no dependencies of a file that is on */
+		sv_clear(&r->needs);
 	}
 	sv_clear(&enable);
-	sv_clear(&argv);
 	free(obj);
 	free(cfg);
 	free(log);

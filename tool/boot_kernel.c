@@ -492,6 +492,8 @@ void work_free(struct boot_work *w)
 		free(w->syms[i].file);
 		free(w->syms[i].symbol);
 		free(w->syms[i].reason);
+		free(w->syms[i].refused);
+		sv_clear(&w->syms[i].needs);
 	}
 	free(w->syms);
 	sv_clear(&w->base_syms);

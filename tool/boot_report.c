@@ -390,6 +390,13 @@ json_t *report_json(const struct report *r)
 		json_object_set_new(x, "file", json_string(w->syms[i].file));
 		json_object_set_new(x, "symbol", w->syms[i].symbol ? json_string(w->syms[i].symbol) : json_null());
 		json_object_set_new(x, "enabled", json_boolean(w->syms[i].on));
+		if (w->syms[i].needs.n) {
+			json_t *deps = json_array();
+
+			for (size_t j = 0; j < w->syms[i].needs.n; j++)
+				json_array_append_new(deps, json_string(w->syms[i].needs.v[j]));
+			json_object_set_new(x, "dependencies", deps);
+		}
 		if (w->syms[i].reason)
 			json_object_set_new(x, "reason", json_string(w->syms[i].reason));
 		json_array_append_new(syms, x);
@@ -659,9 +666,18 @@ char *report_markdown(const struct report *r)
 			}
 			free(all);
 		}
+		struct strvec deps = STRVEC_INIT;
+
 		for (size_t i = 0; i < syms.n; i++)
 			sb_addf(&t, "%sCONFIG_%s", nsym++ ? ", " : " that also enables the converted files' ", syms.v[i]);
+		for (size_t i = 0; i < w->nsyms; i++)
+			for (size_t j = 0; j < w->syms[i].needs.n; j++)
+				if (!sv_contains(&syms, w->syms[i].needs.v[j]) && !sv_contains(&deps, w->syms[i].needs.v[j]))
+					sv_push(&deps, w->syms[i].needs.v[j]);
+		for (size_t i = 0; i < deps.n; i++)
+			sb_addf(&t, "%sCONFIG_%s", i ? ", " : ", and the software options they depend on, ", deps.v[i]);
 		sv_clear(&syms);
+		sv_clear(&deps);
 	}
 	sb_adds(&t, ".");
 	wrap(&sb, t.buf, 72);

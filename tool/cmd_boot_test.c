@@ -59,8 +59,8 @@ static const char usage[] =
 "      --guest-args ARGS more arguments for the guest program, ':' for spaces\n"
 "                        (e.g. -k:eventfd,pipe runs only those file types)\n"
 "      --plan            print what the series converts, which file types the\n"
-"                        guest exercises and the converted files' Kconfig\n"
-"                        symbols, then stop (with --mutate: write the mutated\n"
+"                        guest exercises, the converted files' Kconfig\n"
+"                        symbols and the software options they need, then stop (with --mutate: write the mutated\n"
 "                        series to DIR/mutated-series); builds nothing\n"
 "  -q, --quiet           no progress output\n"
 "  -h, --help            this text\n"
@@ -130,6 +130,21 @@ static int print_plan(const struct series *s, const struct report *rep, const ch
 
 		printf("config\t%s\t%s%s%s\t%s\n", s->files.v[i], sym ? sym : "-", cond ? " && " : "",
 		       cond ? cond : "", why ? why : "");
+		if (sym && strcmp(sym, "y")) {
+			/* what else turning them on takes, from a configuration with nothing on */
+			struct strvec needs = STRVEC_INIT;
+			char *refused = NULL;
+			bool ok = kconfig_resolve(tree, "\n", sym, &needs, &refused);
+
+			if (ok && cond)
+				ok = kconfig_resolve(tree, "\n", cond, &needs, &refused);
+			printf("needs\t%s\t", s->files.v[i]);
+			for (size_t j = 0; j < needs.n; j++)
+				printf("%s%s", j ? " " : "", needs.v[j]);
+			printf("\t%s\n", ok ? "" : refused ? refused : "refused");
+			sv_clear(&needs);
+			free(refused);
+		}
 		free(sym);
 		free(cond);
 		free(why);

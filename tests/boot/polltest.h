@@ -64,6 +64,28 @@ extern const size_t nr_kinds;
 void fixture_init(struct fixture *f);
 const char *tmp_dir(void);
 
+/* devkinds.c: devices with no hardware behind them */
+void dev_close(struct fixture *f);
+int dev_drain(struct fixture *f);
+int hidraw_open(struct fixture *f);
+int hidraw_trigger(struct fixture *f);
+int evdev_open(struct fixture *f);
+int mousedev_open(struct fixture *f);
+int mouse_trigger(struct fixture *f);
+int joydev_open(struct fixture *f);
+int joystick_trigger(struct fixture *f);
+int rfkill_open(struct fixture *f);
+int vhci_open(struct fixture *f);
+int uinput_open(struct fixture *f);
+int uinput_trigger(struct fixture *f);
+int uleds_open(struct fixture *f);
+int uleds_trigger(struct fixture *f);
+int snd_timer_open(struct fixture *f);
+int snd_timer_trigger(struct fixture *f);
+int rtc_open(struct fixture *f);
+int rtc_trigger(struct fixture *f);
+int rtc_drain(struct fixture *f);
+
 /* rawio.c: io_uring and aio by raw system calls, no liburing */
 struct uring;
 struct uring *uring_open(unsigned entries, int *err);

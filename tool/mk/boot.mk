@@ -14,12 +14,14 @@ OBJS += \
 	$(BUILD)/obj/boot_series.o \
 	$(BUILD)/obj/boot_kernel.o \
 	$(BUILD)/obj/boot_config.o \
+	$(BUILD)/obj/boot_deps.o \
+	$(BUILD)/obj/boot_kconfig.o \
 	$(BUILD)/obj/boot_guest.o \
 	$(BUILD)/obj/boot_report.o \
 	$(BUILD)/obj/boot_run.o
 
 POLLTEST        := $(BUILD)/boot/polltest
-POLLTEST_SRCS   := tests/boot/polltest.c tests/boot/checks.c tests/boot/kinds.c tests/boot/rawio.c tests/boot/bench.c
+POLLTEST_SRCS   := tests/boot/polltest.c tests/boot/checks.c tests/boot/kinds.c tests/boot/devkinds.c tests/boot/rawio.c tests/boot/bench.c
 POLLTEST_CFLAGS := -std=c11 -O2 -Wall -Wextra
 BOOT_PKGS       := qemu-system-x86 busybox-static libc6-dev
 BOOT_OUT        ?= $(BUILD)/boot-test

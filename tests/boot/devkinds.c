@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * devkinds.c - the kinds that are character devices of drivers with no
+ * hardware behind them: a HID device made through /dev/uhid gives hidraw,
+ * evdev, mousedev and joydev nodes; /dev/uinput, readable when an LED
+ * is set through the evdev node of the device it made; /dev/uleds,
+ * readable when the LED it made changes brightness through sysfs; the ALSA
+ * timer /dev/snd/timer on the system timer; /dev/rtc0, whose periodic
+ * interrupt the RTC core emulates with an hrtimer; and, always writable
+ * (nothing here sends them events), /dev/rfkill and /dev/vhci.  kinds.c lists them in its table.
+ *
+ * The devices appear asynchronously (uhid adds them from a work item): the open functions wait for the node in sysfs, found by the HID
+ * device's unique string, never by its number.
+ */
+#define _GNU_SOURCE
+#include "polltest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/input.h>
+#include <linux/rtc.h>
+#include <linux/uhid.h>
+#include <linux/uinput.h>
+#include <linux/uleds.h>
+#include <sound/asound.h>
+
+#define NODE_WAIT_MS 5000
+
+static int counter;
+
+static int neg_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+static int read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* read until EAGAIN: 0, or -errno */
+static int drain_fd(int fd)
+{
+	char buf[4096];
+
+	for (int i = 0; i < 4096; i++) {
+		if (read(fd, buf, sizeof(buf)) >= 0)
+			continue;
+		if (errno == EINTR)
+			continue;
+		return errno == EAGAIN ? 0 : neg_errno();
+	}
+	return -EIO;
+}
+
+/*
+ * The entry of sysfs directory DIR named PREFIX<n> whose FILE (relative to
+ * the entry) satisfies MATCH, waited for; its name in NAME.  0 or -errno.
+ */
+static int find_entry(const char *dir, const char *prefix, const char *file,
+		      bool (*match)(const char *text, const void *arg), const void *arg,
+		      char *name, size_t size)
+{
+	char path[512], text[4096];
+
+	for (int t = 0; t < NODE_WAIT_MS / 10; t++) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			if (strncmp(e->d_name, prefix, strlen(prefix)) || strlen(e->d_name) >= size)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name, file);
+			if (read_text(path, text, sizeof(text)) == 0 && match(text, arg)) {
+				memcpy(name, e->d_name, strlen(e->d_name) + 1);
+				closedir(d);
+				return 0;
+			}
+		}
+		if (d)
+			closedir(d);
+		usleep(10000);
+	}
+	return -ENODEV;
+}
+
+static bool any_event(const char *text, const void *arg)
+{
+	(void)text;
+	(void)arg;
+	return true;
+}
+
+/*
+ * Open a device node, waiting for it: sysfs shows a device before
+ * devtmpfs has made its node.
+ */
+static int open_node(const char *path, int flags)
+{
+	for (int t = 0; t < NODE_WAIT_MS / 10; t++) {
+		int fd = open(path, flags | O_CLOEXEC);
+
+		if (fd >= 0 || errno != ENOENT)
+			return fd;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* wait for PATH to exist: 0 or -ENODEV */
+static int await_path(const char *path)
+{
+	for (int t = 0; t < NODE_WAIT_MS / 10; t++) {
+		if (access(path, F_OK) == 0)
+			return 0;
+		usleep(10000);
+	}
+	return -ENODEV;
+}
+
+/* ---- a HID device through /dev/uhid ---- */
+
+/* a mouse: three buttons, relative X and Y; reports [buttons, dx, dy] */
+static const unsigned char mouse_rdesc[] = {
+	0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x09, 0x01, 0xa1, 0x00,
+	0x05, 0x09, 0x19, 0x01, 0x29, 0x03, 0x15, 0x00, 0x25, 0x01,
+	0x95, 0x03, 0x75, 0x01, 0x81, 0x02, 0x95, 0x01, 0x75, 0x05,
+	0x81, 0x01, 0x05, 0x01, 0x09, 0x30, 0x09, 0x31, 0x15, 0x81,
+	0x25, 0x7f, 0x75, 0x08, 0x95, 0x02, 0x81, 0x06, 0xc0, 0xc0,
+};
+
+/* a joystick: two buttons and an absolute X axis; reports [buttons, x] */
+static const unsigned char joystick_rdesc[] = {
+	0x05, 0x01, 0x09, 0x04, 0xa1, 0x01, 0x05, 0x09, 0x19, 0x01,
+	0x29, 0x02, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x02,
+	0x81, 0x02, 0x75, 0x06, 0x95, 0x01, 0x81, 0x01, 0x05, 0x01,
+	0x09, 0x30, 0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08, 0x95,
+	0x01, 0x81, 0x02, 0xc0,
+};
+
+/* one vendor-defined byte: only hidraw takes it */
+static const unsigned char vendor_rdesc[] = {
+	0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x15, 0x00, 0x26,
+	0xff, 0x00, 0x75, 0x08, 0x95, 0x01, 0x09, 0x01, 0x81, 0x02,
+	0xc0,
+};
+
+/* shared with the trigger's child process: the events it sent */
+struct hid_state {
+	unsigned sent;
+};
+
+static int shared_state(struct fixture *f)
+{
+	f->priv = mmap(NULL, sizeof(struct hid_state), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (f->priv != MAP_FAILED)
+		return 0;
+	f->priv = NULL;
+	return neg_errno();
+}
+
+static bool uevent_has(const char *text, const void *arg)
+{
+	const char *uniq = arg;
+
+	for (const char *p = strstr(text, uniq); p; p = strstr(p + 1, uniq)) {
+		char after = p[strlen(uniq)];
+
+		if (after == '"' || after == '\n' || after == '\0')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Create a HID device with descriptor RD and open its node of CLASS
+ * (PREFIX<n>, under /dev/DEVDIR); HID is where the HID device is from the
+ * node's sysfs directory; WARM_UP sends it an input report.  The uhid
+ * descriptor is aux[0].
+ */
+static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
+		    const char *class, const char *prefix, const char *devdir, const char *hid,
+		    int (*warm_up)(struct fixture *f))
+{
+	struct uhid_event ev;
+	char uniq[64], name[64], path[160], dir[64];
+	int r;
+
+	r = shared_state(f);
+	if (r)
+		return r;
+	f->aux[0] = open("/dev/uhid", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (f->aux[0] < 0)
+		return neg_errno();
+	snprintf(uniq, sizeof(uniq), "polltest-%d-%d", (int)getpid(), counter++);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_CREATE2;
+	snprintf((char *)ev.u.create2.name, sizeof(ev.u.create2.name), "polltest %s", prefix);
+	snprintf((char *)ev.u.create2.uniq, sizeof(ev.u.create2.uniq), "%s", uniq);
+	ev.u.create2.rd_size = (__u16)rd_size;
+	ev.u.create2.bus = BUS_VIRTUAL;
+	ev.u.create2.vendor = 0x1234;
+	ev.u.create2.product = 0x5679;
+	memcpy(ev.u.create2.rd_data, rd, rd_size);
+	if (write(f->aux[0], &ev, sizeof(ev)) != sizeof(ev))
+		return neg_errno();
+	snprintf(dir, sizeof(dir), "/sys/class/%s", class);
+	r = find_entry(dir, prefix, "device/uevent", uevent_has, uniq, name, sizeof(name));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/%s/%s/driver", dir, name, hid);
+	r = await_path(path);
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "/dev/%s%s", devdir, name);
+	f->fd = open_node(path, O_RDWR | O_NONBLOCK);
+	if (f->fd < 0)
+		return neg_errno();
+	/*
+	 * The nodes appear while the HID driver probes, and until the probe
+	 * is over the device drops input reports (its driver link comes
+	 * before the probe too): send WARM_UP until one gets through.  What
+	 * a new reader gets first (joydev: an event per axis and button)
+	 * goes before.
+	 */
+	r = drain_fd(f->fd);
+	for (int t = 0; !r; t++) {
+		struct pollfd p = { .fd = f->fd, .events = POLLIN };
+
+		if (t == NODE_WAIT_MS / 20)
+			return -ETIMEDOUT;
+		r = warm_up(f);
+		if (r)
+			return r;
+		if (poll(&p, 1, 20) == 1)
+			r = drain_fd(f->fd) ? -EIO : 1;
+	}
+	if (r < 0)
+		return r;
+	/* UHID_START, UHID_OPEN: not the subject here */
+	return drain_fd(f->aux[0]);
+}
+
+static int hid_send(struct fixture *f, const unsigned char *report, size_t size)
+{
+	struct uhid_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_INPUT2;
+	ev.u.input2.size = (__u16)size;
+	memcpy(ev.u.input2.data, report, size);
+	return write(f->aux[0], &ev, sizeof(ev)) == sizeof(ev) ? 0 : neg_errno();
+}
+
+void dev_close(struct fixture *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	for (int i = 0; i < MAX_AUX; i++) {
+		if (f->aux[i] >= 0)	/* uhid: destroys the device */
+			close(f->aux[i]);
+		f->aux[i] = -1;
+	}
+	if (f->priv)
+		munmap(f->priv, sizeof(struct hid_state));
+	f->priv = NULL;
+}
+
+int dev_drain(struct fixture *f)
+{
+	return drain_fd(f->fd);
+}
+
+int hidraw_open(struct fixture *f)
+{
+	return hid_open(f, vendor_rdesc, sizeof(vendor_rdesc), "hidraw", "hidraw", "", "device", hidraw_trigger);
+}
+
+int hidraw_trigger(struct fixture *f)
+{
+	struct hid_state *s = f->priv;
+	unsigned char report[1] = { (unsigned char)++s->sent };
+
+	return hid_send(f, report, sizeof(report));
+}
+
+int evdev_open(struct fixture *f)
+{
+	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "event", "input/", "device/device", mouse_trigger);
+}
+
+int mousedev_open(struct fixture *f)
+{
+	return hid_open(f, mouse_rdesc, sizeof(mouse_rdesc), "input", "mouse", "input/", "device/device", mouse_trigger);
+}
+
+/* relative motion: never filtered as "no change" */
+int mouse_trigger(struct fixture *f)
+{
+	static const unsigned char report[3] = { 0, 1, 0 };
+
+	return hid_send(f, report, sizeof(report));
+}
+
+int joydev_open(struct fixture *f)
+{
+	return hid_open(f, joystick_rdesc, sizeof(joystick_rdesc), "input", "js", "input/", "device/device",
+			joystick_trigger);
+}
+
+/* an absolute axis reports changes only: alternate between two positions */
+int joystick_trigger(struct fixture *f)
+{
+	struct hid_state *s = f->priv;
+	unsigned char report[2] = { 0, ++s->sent % 2 ? 200 : 20 };
+
+	return hid_send(f, report, sizeof(report));
+}
+
+/* ---- always writable: /dev/rfkill, /dev/vhci ---- */
+static int open_rw(struct fixture *f, const char *path)
+{
+	f->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	return f->fd < 0 ? neg_errno() : 0;
+}
+
+int rfkill_open(struct fixture *f)
+{
+	return open_rw(f, "/dev/rfkill");
+}
+
+int vhci_open(struct fixture *f)
+{
+	return open_rw(f, "/dev/vhci");
+}
+
+/*
+ * ---- /dev/uinput: readable when the kernel sends the device an event ----
+ * The device has one LED; the trigger sets it through the device's evdev
+ * node (aux[0]), alternating on and off, since only a change is passed on.
+ */
+int uinput_open(struct fixture *f)
+{
+	struct uinput_setup setup;
+	char sys[64], dir[160], ev[64], path[160];
+	int r = shared_state(f);
+
+	if (r)
+		return r;
+	f->fd = open("/dev/uinput", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	memset(&setup, 0, sizeof(setup));
+	setup.id.bustype = BUS_VIRTUAL;
+	setup.id.vendor = 0x1234;
+	setup.id.product = 0x567a;
+	snprintf(setup.name, sizeof(setup.name), "polltest uinput");
+	if (ioctl(f->fd, UI_SET_EVBIT, EV_LED) || ioctl(f->fd, UI_SET_LEDBIT, LED_CAPSL) ||
+	    ioctl(f->fd, UI_DEV_SETUP, &setup) || ioctl(f->fd, UI_DEV_CREATE) ||
+	    ioctl(f->fd, UI_GET_SYSNAME(sizeof(sys)), sys) < 0)
+		return neg_errno();
+	snprintf(dir, sizeof(dir), "/sys/class/input/%s", sys);
+	r = find_entry(dir, "event", "dev", any_event, NULL, ev, sizeof(ev));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "/dev/input/%s", ev);
+	f->aux[0] = open_node(path, O_RDWR | O_NONBLOCK);
+	return f->aux[0] < 0 ? neg_errno() : 0;
+}
+
+int uinput_trigger(struct fixture *f)
+{
+	struct hid_state *s = f->priv;
+	struct input_event ev[2];
+
+	memset(ev, 0, sizeof(ev));
+	ev[0].type = EV_LED;
+	ev[0].code = LED_CAPSL;
+	ev[0].value = ++s->sent % 2;
+	ev[1].type = EV_SYN;
+	ev[1].code = SYN_REPORT;
+	return write(f->aux[0], ev, sizeof(ev)) == sizeof(ev) ? 0 : neg_errno();
+}
+
+/*
+ * ---- /dev/uleds: readable when the LED it made changes brightness ----
+ * aux[0] is the LED's brightness file in sysfs.
+ */
+int uleds_open(struct fixture *f)
+{
+	struct uleds_user_dev dev;
+	char path[160];
+	int r = shared_state(f);
+
+	if (r)
+		return r;
+	f->fd = open("/dev/uleds", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	memset(&dev, 0, sizeof(dev));
+	snprintf(dev.name, sizeof(dev.name), "polltest-%d-%d", (int)getpid(), counter++);
+	dev.max_brightness = 255;
+	if (write(f->fd, &dev, sizeof(dev)) != sizeof(dev))
+		return neg_errno();
+	snprintf(path, sizeof(path), "/sys/class/leds/%s/brightness", dev.name);
+	f->aux[0] = open(path, O_WRONLY | O_CLOEXEC);
+	if (f->aux[0] < 0)
+		return neg_errno();
+	return drain_fd(f->fd);
+}
+
+int uleds_trigger(struct fixture *f)
+{
+	struct hid_state *s = f->priv;
+	char value[8];
+	int n = snprintf(value, sizeof(value), "%d\n", ++s->sent % 2 ? 200 : 100);
+
+	return write(f->aux[0], value, (size_t)n) == n ? 0 : neg_errno();
+}
+
+/*
+ * ---- /dev/snd/timer: the ALSA system timer, one tick, not restarted ----
+ * Readable once the tick has come; a trigger starts it again.
+ */
+int snd_timer_open(struct fixture *f)
+{
+	struct snd_timer_select sel;
+	struct snd_timer_params par;
+
+	f->fd = open("/dev/snd/timer", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	memset(&sel, 0, sizeof(sel));
+	sel.id.dev_class = SNDRV_TIMER_CLASS_GLOBAL;
+	sel.id.dev_sclass = SNDRV_TIMER_SCLASS_NONE;
+	sel.id.card = -1;
+	sel.id.device = SNDRV_TIMER_GLOBAL_SYSTEM;
+	memset(&par, 0, sizeof(par));
+	par.ticks = 1;
+	par.queue_size = 64;
+	if (ioctl(f->fd, SNDRV_TIMER_IOCTL_SELECT, &sel) || ioctl(f->fd, SNDRV_TIMER_IOCTL_PARAMS, &par))
+		return neg_errno();
+	return 0;
+}
+
+int snd_timer_trigger(struct fixture *f)
+{
+	/* EBUSY: still running from the trigger before, its tick is to come */
+	if (ioctl(f->fd, SNDRV_TIMER_IOCTL_START) && errno != EBUSY)
+		return neg_errno();
+	return 0;
+}
+
+/*
+ * ---- /dev/rtc0: the periodic interrupt ----
+ * The RTC core emulates it with an hrtimer for every driver.  A trigger
+ * runs it at 64 Hz for 50 ms: a few interrupts, then none, so that an
+ * edge-triggered epoll sees one burst per trigger.
+ */
+int rtc_open(struct fixture *f)
+{
+	f->fd = open("/dev/rtc0", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	return ioctl(f->fd, RTC_IRQP_SET, 64UL) ? neg_errno() : 0;
+}
+
+int rtc_trigger(struct fixture *f)
+{
+	if (ioctl(f->fd, RTC_PIE_ON, 0))
+		return neg_errno();
+	usleep(50000);
+	return ioctl(f->fd, RTC_PIE_OFF, 0) ? neg_errno() : 0;
+}
+
+int rtc_drain(struct fixture *f)
+{
+	if (ioctl(f->fd, RTC_PIE_OFF, 0))
+		return neg_errno();
+	usleep(20000);	/* a timer callback already running when it was turned off */
+	return drain_fd(f->fd);
+}
