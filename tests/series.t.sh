@@ -123,6 +123,25 @@ check "the git clone is left as it was" $r "$(git -C "$G" status --porcelain; gi
 "$POLLTAX" verify -q "$T/split" "$G" >"$T/split-verify.out" 2>&1 && r=ok || r=bad
 check "verify on the postings, in order" $r "$(cat "$T/split-verify.out")"
 
+# the boot test's "Tested" section goes in the first cover letter, a pointer in the others
+printf '## Tested\n\nBooted in qemu: 7 checks passed, fixture marker %s.\n' "$$" >"$T/tested.md"
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --split-per-driver --max-patches 4 --tested "$T/tested.md" \
+	-o "$T/tested" "$G" 2>"$T/tested.err"
+rc=$?
+r=ok
+[ $rc -eq 0 ] || r=bad
+grep -q "fixture marker $$" "$T/tested/posting-1/0000-cover-letter.patch" || r=bad
+grep -q '^## Tested' "$T/tested/posting-1/0000-cover-letter.patch" && r=bad
+grep -q 'see the cover letter of part 1' "$T/tested/posting-2/0000-cover-letter.patch" || r=bad
+grep -q "fixture marker" "$T/tested/posting-2/0000-cover-letter.patch" && r=bad
+check "--tested: the Tested section in the first cover letter, a pointer in the others" $r \
+	"exit $rc: $(cat "$T/tested.err"); $(grep -n -i tested "$T/tested"/posting-*/0000-cover-letter.patch)"
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --tested "$T/no-such.md" -o "$T/tested2" "$FIX" \
+	>/dev/null 2>"$T/tested2.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q 'no-such.md' "$T/tested2.err" && r=ok || r=bad
+check "--tested with a missing file: a clear error" $r "exit $rc: $(cat "$T/tested2.err")"
+
 # 6. bad input
 HOME=$T/nohome GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
 	"$POLLTAX" series -q --scan "$SCAN" -o "$T/noid" "$FIX" >/dev/null 2>"$T/noid.err"

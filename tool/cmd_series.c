@@ -51,6 +51,8 @@ static const char usage[] =
 "                         f_poll_head and ->poll_mask (checked)\n"
 "      --max-patches N    patches per posting (default: 15)\n"
 "      --only FUNC        convert only FUNC (repeatable)\n"
+"      --tested FILE      put FILE, the \"Tested\" section 'polltax boot-test'\n"
+"                         writes (boot-test.md), in the first cover letter\n"
 "      --config TARGET    convert only what this configuration builds, so\n"
 "                         that verify can build every patch (default:\n"
 "                         allmodconfig; the scan's prepared build is used)\n"
@@ -67,6 +69,7 @@ static const char usage[] =
 
 struct opts {
 	const char *out, *scan, *signoff, *base_version, *infra, *config;
+	char *tested;		/* --tested: the text of boot-test.md */
 	bool no_infra, split, quiet;
 	int max;
 	struct strvec only;
@@ -412,6 +415,7 @@ int cmd_series(int argc, char **argv)
 		{ "max-patches", required_argument, NULL, 'm' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "tested", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -447,6 +451,11 @@ int cmd_series(int argc, char **argv)
 			break;
 		case 'O': sv_push(&o.only, optarg); break;
 		case 'c': o.config = optarg; break;
+		case 'T':
+			/* read now: a wrong path should not cost the whole conversion */
+			if (read_file(optarg, &o.tested, NULL) != 0)
+				die_code(EXIT_INPUT, "cannot read %s (--tested): %s", optarg, strerror(errno));
+			break;
 		case 'q': o.quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return EXIT_USAGE;
@@ -655,6 +664,8 @@ int cmd_series(int argc, char **argv)
 		char *ms = measurements(infra);
 
 		json_object_set_new(info, "measurements", ms ? json_string(ms) : json_null());
+		if (o.tested)
+			json_object_set_new(info, "tested", json_string(o.tested));
 		if (infra) {
 			char *d = xstrdup(infra), *b;
 

@@ -441,6 +441,21 @@ char *series_cover_body(json_t *s, int k, int n)
 		sb_addf(&sb, "\nThe size of struct file (kernel-patches/%s/MEASUREMENTS.md):\n\n", str(s, "base_version"));
 		sb_adds(&sb, str(s, "measurements"));
 	}
+	/* the boot test's "Tested" section (Markdown, wrapped already) */
+	if (json_is_string(json_object_get(s, "tested"))) {
+		const char *tx = str(s, "tested");
+
+		if (k == 1) {
+			if (!strncmp(tx, "## ", 3))
+				tx += 3;
+			sb_addf(&sb, "\n%s", tx);
+			if (tx[0] && tx[strlen(tx) - 1] != '\n')
+				sb_addc(&sb, '\n');
+		} else {
+			sb_adds(&sb, "\nTested: see the cover letter of part 1 (boot test in qemu and the poll "
+				"benchmark, base, patched and two-call kernels).\n");
+		}
+	}
 	sb_release(&p);
 	return sb_detach(&sb);
 }
