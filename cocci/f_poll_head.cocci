@@ -37,7 +37,11 @@
 ///                             priv, flags, head): the file is installed
 ///                             before anon_inode_getfd() returns, so the
 ///                             head goes in with the call (the head is
-///                             written with priv)
+///                             written with priv); likewise
+///                             anon_inode_create_getfd(N, &FOPS, priv,
+///                             flags, context_inode) becomes
+///                             anon_inode_create_getfd_poll(N, &FOPS,
+///                             priv, flags, context_inode, head)
 ///   -D anchor_anonret -D fops=FOPS
 ///                             "return anon_inode_getfile(...);": the
 ///                             file goes in a new local, file, which is
@@ -184,6 +188,22 @@ fresh identifier e = "" ## virtual.head;
   (N, &fops, P,
 - FL
 + FL, e
+  )
+  ...>
+  }
+
+@depends on anchor_anonfd@
+identifier virtual.site, virtual.fops;
+expression N, P, FL, CI;
+fresh identifier e = "" ## virtual.head;
+@@
+  site(...) {
+  <...
+- anon_inode_create_getfd
++ anon_inode_create_getfd_poll
+  (N, &fops, P, FL,
+- CI
++ CI, e
   )
   ...>
   }

@@ -7,7 +7,8 @@
 /// anon_inode_getfd() (see f_poll_head.cocci).  For that it needs, for
 /// each function of a file, its parameters, its locals and their
 /// definitions, its assignments, its anon_inode_getfile() and
-/// anon_inode_getfd() calls and the calls it hands its poll_table to.
+/// anon_inode_getfd() calls (and their create_ variants) and the calls
+/// it hands its poll_table to.
 /// -D facts prints them, one tab-separated line per item, each starting
 /// with the kind and the file:
 ///   func FILE NAME LINE PARAMS         every function definition
@@ -21,9 +22,13 @@
 ///   anonexit FILE FUNC LINE 0|1        that call is followed by an
 ///                                      IS_ERR() check that leaves the
 ///                                      function (1)
-///   anonfd FILE FUNC LINE FOPS PRIV    a call anon_inode_getfd(N, FOPS,
-///                                      PRIV, FLAGS), wherever it is (it
-///                                      returns an fd: nothing to keep)
+///   anonfd FILE FUNC LINE CALLEE FOPS PRIV
+///                                      a call anon_inode_getfd(N, FOPS,
+///                                      PRIV, FLAGS) or
+///                                      anon_inode_create_getfd(N, FOPS,
+///                                      PRIV, FLAGS, CONTEXT_INODE),
+///                                      wherever it is (it returns an fd:
+///                                      nothing to keep)
 ///   call FILE FUNC LINE CALLEE ARGS... calls that are given the
 ///                                      poll_table parameter of FUNC
 ///   fcall FILE FUNC LINE CALLEE ARGS...
@@ -164,14 +169,15 @@ print("anon\t%s\t%s\t%s\t%s\t%s\t%s\t%s" % (p[0].file, p[0].current_element, p[0
 
 @anfd depends on facts@
 expression N, F, P, FL;
+identifier ag =~ "^anon_inode_(create_)?getfd$";
 position p;
 @@
-  anon_inode_getfd@p(N, F, P, FL)
+  ag@p(N, F, P, FL, ...)
 
 @script:python depends on anfd@
-F << anfd.F; P << anfd.P; p << anfd.p;
+F << anfd.F; P << anfd.P; p << anfd.p; ag << anfd.ag;
 @@
-print("anonfd\t%s\t%s\t%s\t%s\t%s" % (p[0].file, p[0].current_element, p[0].line, F, P))
+print("anonfd\t%s\t%s\t%s\t%s\t%s\t%s" % (p[0].file, p[0].current_element, p[0].line, ag, F, P))
 
 @anr depends on facts@
 expression N, F, P;

@@ -142,8 +142,9 @@ static void scan_patch(struct series *s, int idx, const char *text)
 	{
 		/*
 		 * A creation site belongs to a conversion: the infrastructure
-		 * patch's own assignment (anon_inode_getfd_poll() stores its
-		 * poll_head argument) is none.
+		 * patch's own assignment (anon_inode_getfd_poll() and
+		 * anon_inode_create_getfd_poll() store their poll_head
+		 * argument) is none.
 		 */
 		size_t k, n = 0;
 		bool converts = false;

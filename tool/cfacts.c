@@ -151,10 +151,10 @@ static void parse_facts(const char *out, json_t *files)
 					      json_pack("{s:s, s:i, s:s, s:o, s:o, s:o}", "func", c.v[2], "line",
 							atoi(c.v[3]), "callee", c.v[4], "lhs", norm_str(c.v[5]),
 							"fops", norm_str(c.v[6]), "priv", norm_str(c.v[7])));
-		} else if (!strcmp(c.v[0], "anonfd") && c.n >= 6) {
+		} else if (!strcmp(c.v[0], "anonfd") && c.n >= 7) {
 			json_array_append_new(json_object_get(f, "anonfds"),
-					      json_pack("{s:s, s:i, s:o, s:o}", "func", c.v[2], "line", atoi(c.v[3]),
-							"fops", norm_str(c.v[4]), "priv", norm_str(c.v[5])));
+					      json_pack("{s:s, s:i, s:s, s:o, s:o}", "func", c.v[2], "line", atoi(c.v[3]),
+							"callee", c.v[4], "fops", norm_str(c.v[5]), "priv", norm_str(c.v[6])));
 		} else if (!strcmp(c.v[0], "anonret") && c.n >= 7) {
 			json_array_append_new(json_object_get(f, "anonrets"),
 					      json_pack("{s:s, s:i, s:s, s:o, s:o}", "func", c.v[2], "line", atoi(c.v[3]),

@@ -3,9 +3,9 @@
  * cfacts.h - what the convert stage needs to know about the functions of
  * one file, from cocci/poll_facts.cocci -D facts: parameters, local
  * variables with their definitions, assignments, anon_inode_getfile()
- * and anon_inode_getfd() calls and the calls a poll function hands its
- * poll_table to.  And the text helpers that find a function's body in a
- * file.
+ * and anon_inode_getfd() calls (and their create_ variants) and the
+ * calls a poll function hands its poll_table to.  And the text helpers
+ * that find a function's body in a file.
  */
 #ifndef POLLTAX_CFACTS_H
 #define POLLTAX_CFACTS_H
@@ -20,7 +20,7 @@
  *   "assigns": [ {"func", "line", "lhs", "rhs"} ],
  *   "anons": [ {"func", "line", "callee", "lhs", "fops", "priv"} ],
  *   "anonexits": [ {"func", "line", "leaves"} ],
- *   "anonfds": [ {"func", "line", "fops", "priv"} ],   anon_inode_getfd() calls
+ *   "anonfds": [ {"func", "line", "callee", "fops", "priv"} ],   anon_inode_(create_)getfd() calls
  *   "anonrets": [ {"func", "line", "callee", "fops", "priv"} ],  return anon_inode_getfile(...);
  *   "calls": [ {"func", "line", "callee", "args": [...]} ],   given the poll_table
  *   "fcalls": [ {"func", "line", "callee", "args": [...]} ] } with a variable argument

@@ -1129,9 +1129,11 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			 * anon_inode_getfd() installs the file before it returns:
 			 * anon_inode_getfd_poll() takes the head instead, which
 			 * must then come from the private data it is given (or be
-			 * a global), as nothing else of the file is at hand.
+			 * a global), as nothing else of the file is at hand.  The
+			 * same for anon_inode_create_getfd() and
+			 * anon_inode_create_getfd_poll().
 			 */
-			if (!strcmp(k, "anon_inode_getfd") &&
+			if (in(fd_returning, k) &&
 			    (!strcmp(base, "private_data") || !strcmp(base, "global"))) {
 				settable = true;
 				json_object_set_new(s, "settable", json_true());
@@ -1159,7 +1161,8 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 				      "head is not derived from the private data it is given";
 			} else if (!strcmp(k, "anon_inode_create_getfd")) {
 				blocked = true;
-				why = "a file is created by anon_inode_create_getfd(), which does not return it";
+				why = "a file is created by anon_inode_create_getfd(), which does not return it, "
+				      "and the head is not derived from the private data it is given";
 			} else {
 				open_path = true;
 				if (!strcmp(k, "misc_open"))

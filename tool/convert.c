@@ -35,7 +35,9 @@
  *      first.
  *   5. anon_inode_getfd(..., &fops, P, flags) installs the file before it
  *      returns: b becomes P (a cast to void * dropped), and the call
- *      becomes anon_inode_getfd_poll(..., &fops, P, flags, head).
+ *      becomes anon_inode_getfd_poll(..., &fops, P, flags, head); the
+ *      same for anon_inode_create_getfd(..., &fops, P, flags, inode),
+ *      which becomes anon_inode_create_getfd_poll(..., inode, head).
  * Anything else is refused with the reason.  "Never a guess": a field
  * read that open() stores after the anchor, a local assigned twice, a
  * helper setting private_data that anything but these ->open()s uses,

@@ -465,7 +465,10 @@ static bool ident_char(char ch)
  * kernel does: as many arguments on a line as fit in 80 columns, the
  * continuation lines aligned with the open parenthesis.  spatch keeps
  * the old breaks and indentation when a call gets a longer name and one
- * more argument.  TEXT unchanged (a copy) when the call has comments.
+ * more argument.  When an argument is too long to fit after the open
+ * parenthesis, the continuation lines keep the indentation the call had
+ * (as the kernel does for such calls).  TEXT unchanged (a copy) when the
+ * call has comments.
  */
 static char *relayout_call(const char *text, const char *func, const char *callee)
 {
@@ -556,6 +559,24 @@ static char *relayout_call(const char *text, const char *func, const char *calle
 		sb_addc(&ind, '\t');
 	for (int k = 0; k < col0 % 8; k++)
 		sb_addc(&ind, ' ');
+	{
+		/* an argument that does not fit aligned: the call's own continuation indentation */
+		const char *nl = memchr(open, '\n', (size_t)(close - open));
+		bool too_long = false;
+
+		for (size_t i = 1; i < args.n; i++)
+			too_long |= col0 + (int)strlen(args.v[i]) + 1 > 80;
+		if (too_long && nl) {
+			size_t n = strspn(nl + 1, " \t");
+			int c2 = col_of(nl + 1, n);
+
+			if (c2 < col0 && c2 > col_of(ls, strspn(ls, " \t"))) {
+				sb_reset(&ind);
+				sb_add(&ind, nl + 1, n);
+				col0 = c2;
+			}
+		}
+	}
 	for (size_t i = 0; i < args.n; i++) {
 		bool last = i + 1 == args.n;
 		char *piece = last ? xasprintf("%s%.*s", args.v[i], (int)(le - close), close)
@@ -710,11 +731,13 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 	json_array_foreach(json_object_get(plan, "sites"), i, s) {
 		char *nt = cv_read_rel(c, str(s, "file"));
 		bool added = json_object_get(s, "text") != NULL;
-		/* anon_inode_getfd() sets it through anon_inode_getfd_poll() */
-		const char *mark = !strcmp(str(s, "anchor"), "anonfd") ? "anon_inode_getfd_poll" : "f_poll_head";
+		/* anon_inode_getfd() sets it through anon_inode_getfd_poll(), and so on */
+		char *fdmark = !strcmp(str(s, "anchor"), "anonfd") ? xasprintf("%s_poll", str(s, "kind")) : NULL;
+		const char *mark = fdmark ? fdmark : "f_poll_head";
 		int before = added ? 0 : count_in_func(saved_text(&sv, str(s, "file")), str(s, "function"), mark);
 		int after = count_in_func(nt, str(s, "function"), mark);
 
+		free(fdmark);
 		if (added && nt && (size_t)cfacts_count_ident(nt, 0, strlen(nt), str(s, "function"), false) !=
 					   1 + json_array_size(json_object_get(s, "ops"))) {
 			*reason = xasprintf("spatch could not put %s() in every ops of %s()", str(s, "function"), fn);
@@ -733,12 +756,14 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 
 	/* tidy: the argument lists spatch made longer, alignment, blank lines, kernel-doc */
 	json_array_foreach(json_object_get(plan, "sites"), i, s) {
-		char *t, *t2;
+		char *t, *t2, *callee;
 
 		if (strcmp(str(s, "anchor"), "anonfd"))
 			continue;
 		t = cv_read_rel(c, str(s, "file"));
-		t2 = t ? relayout_call(t, str(s, "function"), "anon_inode_getfd_poll") : NULL;
+		callee = xasprintf("%s_poll", str(s, "kind"));
+		t2 = t ? relayout_call(t, str(s, "function"), callee) : NULL;
+		free(callee);
 		if (t2 && strcmp(t, t2) && write_rel(c, str(s, "file"), t2) < 0) {
 			free(t);
 			free(t2);

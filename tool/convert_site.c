@@ -868,11 +868,13 @@ pd_done:;
 
 			json_object_set_new(vars, "fops", json_string(f + 2));
 		}
-	} else if (!strcmp(kind, "anon_inode_getfd")) {
+	} else if (!strcmp(kind, "anon_inode_getfd") || !strcmp(kind, "anon_inode_create_getfd")) {
 		/*
 		 * The file is installed before anon_inode_getfd() returns:
 		 * the call becomes anon_inode_getfd_poll(), which takes the
-		 * head, written with the private data P it is given.
+		 * head, written with the private data P it is given (and
+		 * anon_inode_create_getfd() becomes
+		 * anon_inode_create_getfd_poll()).
 		 */
 		json_t *an = NULL, *o;
 		const char *p = NULL, *ptype = "";
@@ -880,7 +882,7 @@ pd_done:;
 		int n = 0;
 
 		json_array_foreach(json_object_get(facts, "anonfds"), i, d) {
-			if (strcmp(str(d, "func"), func))
+			if (strcmp(str(d, "func"), func) || strcmp(str(d, "callee"), kind))
 				continue;
 			json_array_foreach(json_object_get(pc->impl, "ops"), k, o) {
 				char *f = xasprintf("& %s", str(o, "var"));

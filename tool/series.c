@@ -158,9 +158,9 @@ static void describe_plan(struct strbuf *sb, json_t *p)
 
 			if (i)
 				sb_adds(&w, "; ");
-			if (!strcmp(k, "anon_inode_getfd")) {
+			if (!strcmp(k, "anon_inode_getfd") || !strcmp(k, "anon_inode_create_getfd")) {
 				/* the file is installed by the call: the head goes in with it */
-				sb_addf(&w, "%s, given to anon_inode_getfd_poll() in %s()", str(s, "head"),
+				sb_addf(&w, "%s, given to %s_poll() in %s()", str(s, "head"), k,
 					str(s, "function"));
 				continue;
 			}
@@ -238,10 +238,21 @@ char *series_commit_message(const char *prefix, const char *section, json_t *pla
 		sb_adds(&para, "The queue is the one the poll function passed to poll_wait().  It is still "
 			"registered before the events are computed, and f_poll_head does not change while the "
 			"file is open.\n\n");
-	if (plans_have_site(plans, "anon_inode_getfd"))
-		sb_adds(&para, "anon_inode_getfd() installs the new file in the file descriptor table before "
-			"it returns, so its callers cannot set f_poll_head: they call anon_inode_getfd_poll() "
-			"instead, which sets it first.\n\n");
+	{
+		bool fd = plans_have_site(plans, "anon_inode_getfd");
+		bool cfd = plans_have_site(plans, "anon_inode_create_getfd");
+
+		if (fd && cfd)
+			sb_adds(&para, "anon_inode_getfd() and anon_inode_create_getfd() install the new file in "
+				"the file descriptor table before they return, so their callers cannot set "
+				"f_poll_head: they call anon_inode_getfd_poll() and anon_inode_create_getfd_poll() "
+				"instead, which set it first.\n\n");
+		else if (fd || cfd)
+			sb_addf(&para, "%s() installs the new file in the file descriptor table before it returns, "
+				"so its callers cannot set f_poll_head: they call %s_poll() instead, which sets it "
+				"first.\n\n", fd ? "anon_inode_getfd" : "anon_inode_create_getfd",
+				fd ? "anon_inode_getfd" : "anon_inode_create_getfd");
+	}
 	json_array_foreach(plans, i, p) {
 		json_t *a;
 		size_t j;
@@ -277,7 +288,8 @@ static const char *const class_words[][2] = {
 	{ "unknown", "the analysis could not decide" },
 	{ "single-private", "one queue derived from the file, but no place the scan could see to set "
 			    "f_poll_head (no creation site of the driver's own, a file made by "
-			    "anon_inode_getfd() whose queue is not reached from its private data), a "
+			    "anon_inode_getfd() or anon_inode_create_getfd() whose queue is not reached from "
+			    "its private data), a "
 			    "lower layer's poll (converted only with the layer above it), or a file the "
 			    "configuration does not compile" },
 	{ "single-static", "one global queue, but no place the scan could see to set f_poll_head, a "
