@@ -142,6 +142,7 @@ const char *kernel_patches_dir(void);
 struct guest_kind {
 	char *name, *source, *poll_fn;
 	bool unconvertible;
+	bool always_ready;	/* no wake-up to test: a lost head would not show */
 };
 
 struct check_result {

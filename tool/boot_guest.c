@@ -92,6 +92,7 @@ void guest_kinds(const char *polltest, struct guest_kind **out, size_t *n)
 			k->source = xstrdup(f[1]);
 			k->poll_fn = xstrdup(f[2]);
 			k->unconvertible = !strcmp(f[3], "unconvertible");
+			k->always_ready = !strcmp(f[3], "always-ready");
 		}
 		p = e ? e + 1 : NULL;
 	}

@@ -366,9 +366,11 @@ const struct head_site *series_mutate(const struct series *s, const struct strve
 {
 	const struct head_site *h = NULL;
 
-	for (size_t i = 0; i < s->nsites && !h; i++)
-		if (prefer && sv_contains(prefer, s->sites[i].file))
-			h = &s->sites[i];
+	/* the first file of PREFER that the series sets a head in */
+	for (size_t k = 0; prefer && k < prefer->n && !h; k++)
+		for (size_t i = 0; i < s->nsites && !h; i++)
+			if (!strcmp(prefer->v[k], s->sites[i].file))
+				h = &s->sites[i];
 	if (!h && s->nsites)
 		h = &s->sites[0];
 	if (!h)

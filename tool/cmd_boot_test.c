@@ -156,9 +156,12 @@ static int print_plan(const struct series *s, const struct report *rep, const ch
 
 		if (*mutate)
 			sv_push(&prefer, mutate);
-		for (size_t i = 0; !*mutate && i < rep->nkinds; i++)
-			if (series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn))
-				sv_push(&prefer, rep->kinds[i].source);
+		/* a file type whose wake-ups the guest tests first: there a lost head shows */
+		for (int pass = 0; pass < 2 && !*mutate; pass++)
+			for (size_t i = 0; i < rep->nkinds; i++)
+				if (rep->kinds[i].always_ready == (pass == 1) &&
+				    series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn))
+					sv_push(&prefer, rep->kinds[i].source);
 		h = series_mutate(s, &prefer, dir);
 		if (!h)
 			die_code(EXIT_INPUT, "--mutate: the series sets f_poll_head nowhere");
@@ -292,9 +295,12 @@ int cmd_boot_test(int argc, char **argv)
 
 		if (*mutate)
 			sv_push(&prefer, mutate);
-		for (size_t i = 0; !*mutate && i < rep.nkinds; i++)
-			if (series_converts(&s, rep.kinds[i].source, rep.kinds[i].poll_fn))
-				sv_push(&prefer, rep.kinds[i].source);
+		/* a file type whose wake-ups the guest tests first: there a lost head shows */
+		for (int pass = 0; pass < 2 && !*mutate; pass++)
+			for (size_t i = 0; i < rep.nkinds; i++)
+				if (rep.kinds[i].always_ready == (pass == 1) &&
+				    series_converts(&s, rep.kinds[i].source, rep.kinds[i].poll_fn))
+					sv_push(&prefer, rep.kinds[i].source);
 		h = series_mutate(&s, &prefer, dir);
 		if (!h)
 			die_code(EXIT_INPUT, "--mutate: the series sets f_poll_head nowhere");
