@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "scratch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <glob.h>
@@ -268,6 +269,75 @@ struct builder {
 	bool quiet;
 };
 
+/*
+ * The make target of REL (a .c file, relative to WORK).  A directory whose
+ * Makefile has no obj- line is not a Kbuild directory of its own: its files
+ * are built from a sibling's Makefile through "../DIR/" (amdgpu builds
+ * ../amdkfd/), and only that path gets the sibling's flags.
+ */
+static char *kbuild_target(const char *work, const char *rel)
+{
+	char *d = xstrdup(rel), *slash = strrchr(d, '/'), *mk, *text = NULL, *res = NULL;
+	const char *name, *base;
+	char *parent, *ps;
+
+	if (!slash)
+		goto plain;
+	*slash = '\0';
+	base = slash + 1;
+	mk = xasprintf("%s/%s/Makefile", work, d);
+	if (read_file(mk, &text, NULL) != 0 || strstr(text, "obj-")) {
+		free(mk);
+		free(text);
+		goto plain;
+	}
+	free(mk);
+	free(text);
+	parent = xstrdup(d);
+	ps = strrchr(parent, '/');
+	if (!ps) {
+		free(parent);
+		goto plain;
+	}
+	*ps = '\0';
+	name = ps + 1;
+	{
+		char *pdir = xasprintf("%s/%s", work, parent), *needle = xasprintf("../%s", name);
+		DIR *dir = opendir(pdir);
+		struct dirent *de;
+		struct strvec subs = STRVEC_INIT;
+
+		while (dir && (de = readdir(dir)))
+			if (de->d_name[0] != '.' && strcmp(de->d_name, name))
+				sv_push(&subs, de->d_name);
+		if (dir)
+			closedir(dir);
+		sv_sort(&subs);
+		for (size_t i = 0; i < subs.n && !res; i++) {
+			char *smk = xasprintf("%s/%s/Makefile", pdir, subs.v[i]), *st = NULL;
+
+			if (read_file(smk, &st, NULL) == 0 && strstr(st, needle))
+				res = xasprintf("%s/%s/../%s/%.*so", parent, subs.v[i], name,
+						(int)strlen(base) - 1, base);
+			free(st);
+			free(smk);
+		}
+		sv_clear(&subs);
+		free(needle);
+		free(pdir);
+	}
+	free(parent);
+	if (res) {
+		free(d);
+		return res;
+	}
+plain:
+	free(d);
+	res = xstrdup(rel);
+	res[strlen(res) - 1] = 'o';
+	return res;
+}
+
 /* Build OBJS (.c files) and check them with sparse: 0 when the build succeeded; LOG gets the output. */
 static int build_objs(struct builder *b, const struct strvec *cfiles, struct strbuf *log)
 {
@@ -286,9 +356,8 @@ static int build_objs(struct builder *b, const struct strvec *cfiles, struct str
 		sv_pushf(&argv, "O=%s", b->build);
 		sv_push(&argv, "C=2");
 		for (size_t i = 0; i < cfiles->n; i++) {
-			char *o = xstrdup(cfiles->v[i]);
+			char *o = kbuild_target(b->work, cfiles->v[i]);
 
-			o[strlen(o) - 1] = 'o';
 			sv_push(&argv, o);
 			free(o);
 		}
