@@ -832,7 +832,7 @@ void convert_plan_files(json_t *plan, struct strvec *out)
 }
 
 /* ", which foo_open() calls" / ", which foo_open() and bar_open() call": a helper of the ->open()s */
-static void add_callers(struct strbuf *sb, json_t *callers)
+void convert_add_callers(struct strbuf *sb, json_t *callers)
 {
 	size_t n = json_array_size(callers), i;
 
@@ -858,7 +858,7 @@ char *convert_describe(json_t *plan)
 		const char *k = str(s, "kind");
 
 		sb_addf(&sb, "%s %s, set in %s()", i ? ";" : ":", str(s, "head"), str(s, "function"));
-		add_callers(&sb, json_object_get(s, "callers"));
+		convert_add_callers(&sb, json_object_get(s, "callers"));
 		if (!strcmp(k, "new-open") || !strcmp(k, "wrap"))
 			sb_adds(&sb, " (a new ->open())");
 		else if (strcmp(k, "open"))

@@ -45,6 +45,8 @@ json_t *convert_plan(struct convert *c, json_t *impl);
 
 /* Every file a plan reads or writes (relative paths, sorted). */
 void convert_plan_files(json_t *plan, struct strvec *out);
+/* ", which foo_open() calls": the ->open()s that call a helper setting the head */
+void convert_add_callers(struct strbuf *sb, json_t *callers);
 
 /*
  * Apply PLAN to c->root (which may differ from the root it was planned

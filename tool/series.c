@@ -4,6 +4,7 @@
  * (series.h).  Lines are wrapped at 72 columns, under checkpatch's 75.
  */
 #define _GNU_SOURCE
+#include "convert.h"
 #include "series.h"
 
 #include <stdlib.h>
@@ -130,18 +131,6 @@ static void add_command(struct strbuf *sb, const char *cmd)
 	free(copy);
 }
 
-/* ", which foo_open() calls" / ", which foo_open() and bar_open() call": a helper of the ->open()s */
-static void add_callers(struct strbuf *sb, json_t *callers)
-{
-	size_t n = json_array_size(callers), i;
-
-	for (i = 0; i < n; i++)
-		sb_addf(sb, "%s%s()", !i ? ", which " : i + 1 == n ? " and " : ", ",
-			json_string_value(json_array_get(callers, i)));
-	if (n)
-		sb_adds(sb, n == 1 ? " calls" : " call");
-}
-
 static void describe_plan(struct strbuf *sb, json_t *p)
 {
 	json_t *s, *h;
@@ -165,7 +154,7 @@ static void describe_plan(struct strbuf *sb, json_t *p)
 				continue;
 			}
 			sb_addf(&w, "%s, set in %s()", str(s, "head"), str(s, "function"));
-			add_callers(&w, json_object_get(s, "callers"));
+			convert_add_callers(&w, json_object_get(s, "callers"));
 			if (!strcmp(k, "new-open"))
 				sb_adds(&w, ", a new ->open()");
 			else if (!strcmp(k, "wrap"))
