@@ -453,7 +453,7 @@ char *series_cover_body(json_t *s, int k, int n)
 			if (tx[0] && tx[strlen(tx) - 1] != '\n')
 				sb_addc(&sb, '\n');
 		} else {
-			sb_adds(&sb, "\nTested: see the cover letter of part 1 (boot test in qemu and the poll "
+			sb_adds(&sb, "\nTested: see the cover letter of part 1 (boot test in qemu and the poll\n"
 				"benchmark, base, patched and two-call kernels).\n");
 		}
 	}
