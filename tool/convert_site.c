@@ -609,6 +609,49 @@ out:
 	return res;
 }
 
+/*
+ * The head of a file that KIND() creates in FUNC() at LINE with private
+ * data P: the global head, or the poll function's head written with P
+ * (which must be a variable of the type the poll function reads).  P is
+ * added to ALLOWED.
+ */
+static char *head_from_priv(struct plan_ctx *pc, struct frame *sf, const char *kind, const char *func,
+			    const char *p, int line, struct strvec *allowed, char **err)
+{
+	const char *ptype = "";
+	char *t, *h;
+
+	if (pc->static_head) {
+		h = xstrdup(pc->head_root);
+	} else if (pc->uses_pd && pc->btype && !hx_contains_seq(pc->head_pd, "$PD")) {
+		if (!hx_is_ident(p)) {
+			*err = xasprintf("the private data given to %s() is not a variable", kind);
+			return NULL;
+		}
+		cv_defs_of(sf, p, NULL, &ptype, NULL);
+		if (!cv_same_type(ptype, pc->btype)) {
+			*err = xasprintf("%s() gives %s (%s) as private data, %s() reads it as %s", func, p,
+					 *ptype ? ptype : "type unknown", pc->poll.func, pc->btype);
+			return NULL;
+		}
+		t = hx_subst(pc->head_pd, "$B", p);
+		h = check_loads(sf, t, line, true, allowed, err);
+		free(t);
+		if (!h)
+			return NULL;
+		sv_push(allowed, p);
+	} else {
+		*err = xasprintf("the head of a file made by %s() must come from its private data", kind);
+		return NULL;
+	}
+	if (hx_contains_seq(h, "$")) {
+		*err = xasprintf("the head depends on the file itself in %s()", func);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
 json_t *site_plan(struct plan_ctx *pc, json_t *site, char **err)
 {
 	const char *kind = str(site, "kind"), *file = str(site, "file"), *func = str(site, "function");
@@ -824,34 +867,9 @@ pd_done:;
 			goto out;
 		}
 		aline = (int)json_integer_value(json_object_get(an, "line"));
-		if (pc->static_head) {
-			h = xstrdup(pc->head_root);
-		} else if (pc->uses_pd && pc->btype && !hx_contains_seq(pc->head_pd, "$PD")) {
-			const char *p = str(an, "priv"), *ptype = "";
-
-			if (!hx_is_ident(p)) {
-				*err = xasprintf("the private data given to %s() is not a variable", kind);
-				goto out;
-			}
-			cv_defs_of(&sf, p, NULL, &ptype, NULL);
-			if (!cv_same_type(ptype, pc->btype)) {
-				*err = xasprintf("%s() gives %s (%s) as private data, %s() reads it as %s", func, p,
-						 *ptype ? ptype : "type unknown", pc->poll.func, pc->btype);
-				goto out;
-			}
-			t = hx_subst(pc->head_pd, "$B", p);
-			h = check_loads(&sf, t, aline, true, &allowed, err);
-			if (!h)
-				goto out;
-			sv_push(&allowed, p);
-		} else {
-			*err = xasprintf("the head of a file made by %s() must come from its private data", kind);
+		h = head_from_priv(pc, &sf, kind, func, str(an, "priv"), aline, &allowed, err);
+		if (!h)
 			goto out;
-		}
-		if (hx_contains_seq(h, "$")) {
-			*err = xasprintf("the head depends on the file itself in %s()", func);
-			goto out;
-		}
 		/* after the IS_ERR() check when it leaves the function, else guarded */
 		anchor = returned ? "anonret" : "anonguard";
 		{
@@ -877,7 +895,7 @@ pd_done:;
 		 * anon_inode_create_getfd_poll()).
 		 */
 		json_t *an = NULL, *o;
-		const char *p = NULL, *ptype = "";
+		const char *p;
 		size_t k;
 		int n = 0;
 
@@ -900,36 +918,13 @@ pd_done:;
 			goto out;
 		}
 		aline = (int)json_integer_value(json_object_get(an, "line"));
-		if (pc->static_head) {
-			h = xstrdup(pc->head_root);
-		} else if (pc->uses_pd && pc->btype && !hx_contains_seq(pc->head_pd, "$PD")) {
-			p = str(an, "priv");
-			/* (void *)client: the cast only drops the type */
-			if (!strncmp(p, "( void * ) ", 11))
-				p += 11;
-			if (!hx_is_ident(p)) {
-				*err = xasprintf("the private data given to %s() is not a variable", kind);
-				goto out;
-			}
-			cv_defs_of(&sf, p, NULL, &ptype, NULL);
-			if (!cv_same_type(ptype, pc->btype)) {
-				*err = xasprintf("%s() gives %s (%s) as private data, %s() reads it as %s", func, p,
-						 *ptype ? ptype : "type unknown", pc->poll.func, pc->btype);
-				goto out;
-			}
-			t = hx_subst(pc->head_pd, "$B", p);
-			h = check_loads(&sf, t, aline, true, &allowed, err);
-			if (!h)
-				goto out;
-			sv_push(&allowed, p);
-		} else {
-			*err = xasprintf("the head of a file made by %s() must come from its private data", kind);
+		p = str(an, "priv");
+		/* (void *)client: the cast only drops the type */
+		if (!strncmp(p, "( void * ) ", 11))
+			p += 11;
+		h = head_from_priv(pc, &sf, kind, func, p, aline, &allowed, err);
+		if (!h)
 			goto out;
-		}
-		if (hx_contains_seq(h, "$")) {
-			*err = xasprintf("the head depends on the file itself in %s()", func);
-			goto out;
-		}
 		anchor = "anonfd";
 		json_object_set_new(vars, "fops", json_string(str(an, "fops") + 2));
 	} else {
