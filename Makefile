@@ -31,6 +31,7 @@ OBJS := \
 	$(BUILD)/obj/cmd_facts.o \
 	$(BUILD)/obj/cmd_parse_floor.o \
 	$(BUILD)/obj/scan.o \
+	$(BUILD)/obj/pch.o \
 	$(BUILD)/obj/prefilter.o \
 	$(BUILD)/obj/extract.o \
 	$(BUILD)/obj/classify.o \

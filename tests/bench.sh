@@ -6,13 +6,20 @@
 # `make bench`: the scan against the alternatives on the same files, as
 # ratios, on a tree whose flags are prepared (the prepared build directory
 # is reused, the fact cache is not):
-#   parse floor   libclang parses the same translation units, nothing else
-#   scan cold     polltax scan --no-cocci with an empty fact cache
-#   scan warm     nothing changed
-#   scan touched  one candidate file's contents changed (a comment added)
-#   cocci only    cocci/classify.cocci alone over the same files, same -j
-# with the peak memory (max RSS of the largest process) of each.  Writes
-# OUT/bench.md and prints it.
+#   parse floor        libclang parses the same translation units with the
+#                      same flags, precompiled headers and worker processes,
+#                      and does nothing else (polltax parse-floor)
+#   parse, no PCH      the same, each file parsed on its own (--no-pch)
+#   scan cold          polltax scan --no-cocci with an empty fact cache
+#   scan warm          nothing changed
+#   scan touched       one candidate file's contents changed (a comment added)
+#   cocci only         cocci/classify.cocci alone over the same files, same -j,
+#                      as the scan runs it (--no-includes: no header read)
+#   cocci, includes    the same reading each file's own #includes
+#                      (--all-includes), closer to what the scan sees
+# with the peak memory of each: the largest sum of the resident sizes of
+# all its processes, sampled every 0.2 s (shared pages counted in each
+# process, so an upper bound).  Writes OUT/bench.md and prints it.
 #
 # Everything runs on a scratch copy of the tree made of hard links (cp -al:
 # seconds, no data copied), so that one file can be changed without writing
@@ -25,34 +32,50 @@ JOBS=$3
 OUT=$4
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)	# the Coccinelle runs work from inside the tree
 W=$(mktemp -d "$OUT/bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
-# the scratch copy, then one prepare shared by every measurement
+# the scratch copy, then one prepare (make allmodconfig prepare) in the
+# scratch directory, shared by every measurement
 TREE=$W/$(basename "$KERNEL")
+BUILDDIR=$W/build
 cp -al "$KERNEL" "$TREE"
-"$POLLTAX" scan -q --no-cocci -j "$JOBS" -o "$W/prep" "$TREE" >/dev/null 2>&1 || true
-BUILDDIR=$(ls -d "${XDG_CACHE_HOME:-$HOME/.cache}"/polltax/build/"$(basename "$KERNEL")"-*-allmodconfig 2>/dev/null |
-	while read -r d; do [ "$(readlink -f "$d/source" 2>/dev/null)" = "$TREE" ] && echo "$d"; done | head -n 1)
-[ -n "$BUILDDIR" ] || { echo "bench: no prepared build directory for $TREE"; exit 1; }
+echo "bench: preparing the flags of $TREE (make allmodconfig prepare)"
+"$POLLTAX" parse-floor --list --build "$BUILDDIR" "$TREE" >"$W/files"
+awk '{ print; print "" }' "$W/files" >"$W/groups"
+sync	# the copy's and the prepare's writes are not the measurements'
 
-measure() {	# NAME CMD...: seconds and peak KiB into $W/NAME
+measure() {	# NAME CMD...: seconds and peak KiB into $W/NAME.time
 	name=$1; shift
-	/usr/bin/time -f '%e %M' -o "$W/$name.time" "$@" >"$W/$name.log" 2>&1 || { echo "bench: $name failed:"; tail -5 "$W/$name.log"; exit 1; }
+	t0=$(date +%s.%N)
+	setsid "$@" >"$W/$name.log" 2>&1 &
+	pid=$!
+	peak=0
+	while kill -0 "$pid" 2>/dev/null; do
+		kb=$(ps -o rss= -s "$pid" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+		[ "$kb" -gt "$peak" ] && peak=$kb
+		sleep 0.2
+	done
+	wait "$pid" || { echo "bench: $name failed:"; tail -5 "$W/$name.log"; exit 1; }
+	echo "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') $peak" >"$W/$name.time"
 }
 
 export XDG_CACHE_HOME="$W/cache"
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 measure floor "$POLLTAX" parse-floor -j "$JOBS" --build "$BUILDDIR" "$TREE"
+measure floor_nopch "$POLLTAX" parse-floor --no-pch -j "$JOBS" --build "$BUILDDIR" "$TREE"
 measure cold "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
 measure warm "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
 one=$("$POLLTAX" list "$W/out" | awk -F '\t' '$6 == "yes" { print $1; exit }')
 { cat "$TREE/$one"; echo "/* polltax bench */"; } >"$TREE/$one.new" && mv "$TREE/$one.new" "$TREE/$one"
 measure touched "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
-"$POLLTAX" parse-floor --list --build "$BUILDDIR" "$TREE" | awk '{ print; print "" }' >"$W/groups"
 cd "$TREE"
-measure cocci spatch --sp-file "$TOP/cocci/classify.cocci" -D facts --very-quiet --no-show-diff \
-	--no-includes --ifdef-to-if --macro-file "$TOP/cocci/classify-macros.h" --timeout 60 \
-	--jobs "$JOBS" --chunksize 1 --file-groups "$W/groups"
+set -- --sp-file "$TOP/cocci/classify.cocci" -D facts --very-quiet --no-show-diff --ifdef-to-if \
+	--macro-file "$TOP/cocci/classify-macros.h" --timeout 60 --jobs "$JOBS" --chunksize 1 --file-groups "$W/groups"
+measure cocci spatch "$@" --no-includes
+measure cocci_inc spatch "$@" --all-includes -I include -I arch/x86/include -I "$BUILDDIR/arch/x86/include/generated" \
+	-I include/uapi -I arch/x86/include/uapi -I "$BUILDDIR/arch/x86/include/generated/uapi" -I "$BUILDDIR/include"
 
 sec() { cut -d' ' -f1 "$W/$1.time"; }
 mib() { awk '{ printf "%.0f", $2 / 1024 }' "$W/$1.time"; }
@@ -60,12 +83,15 @@ ratio() { awk -v a="$(sec "$1")" -v b="$(sec "$2")" 'BEGIN { printf "%.2f", a / 
 {
 	echo "| run | seconds | peak MiB | ratio |"
 	echo "|---|---:|---:|---|"
-	echo "| parse floor (libclang only) | $(sec floor) | $(mib floor) | 1.00 |"
+	echo "| parse floor (libclang only, same PCHs and workers) | $(sec floor) | $(mib floor) | 1.00 |"
+	echo "| parse floor without PCHs (each file on its own) | $(sec floor_nopch) | $(mib floor_nopch) | $(ratio floor_nopch floor) x floor |"
 	echo "| polltax scan, cold | $(sec cold) | $(mib cold) | $(ratio cold floor) x floor |"
 	echo "| polltax scan, warm (nothing changed) | $(sec warm) | $(mib warm) | $(ratio warm cold) x cold |"
 	echo "| polltax scan, one file touched | $(sec touched) | $(mib touched) | $(ratio touched cold) x cold |"
-	echo "| Coccinelle only (classify.cocci) | $(sec cocci) | $(mib cocci) | $(ratio cold cocci): scan cold / cocci |"
+	echo "| Coccinelle only (classify.cocci, --no-includes) | $(sec cocci) | $(mib cocci) | scan cold = $(ratio cold cocci) x this |"
+	echo "| Coccinelle only, reading #includes (--all-includes) | $(sec cocci_inc) | $(mib cocci_inc) | scan cold = $(ratio cold cocci_inc) x this |"
 	echo
-	echo "$(uname -m), $(nproc) CPUs, -j $JOBS, $(basename "$KERNEL"), $(date -u +%Y-%m-%d)"
+	echo "$(uname -m), $(nproc) CPUs, -j $JOBS, $(basename "$KERNEL"), $(wc -l <"$W/files") candidate files," \
+		"$(date -u +%Y-%m-%d); load average before: $load"
 } >"$OUT/bench.md"
 cat "$OUT/bench.md"

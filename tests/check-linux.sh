@@ -19,18 +19,7 @@ CACHE=$3
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 SRC=$CACHE/src/linux-source-$VER
 OUT=$TOP/build/check-linux/$VER
-passed=0
-failed=0
-
-check() {
-	printf 'TEST %s\n' "$1"
-	if [ "$2" = ok ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		printf '  FAIL: %s\n' "$3"
-	fi
-}
+. "$TOP/tests/lib.sh"
 
 if [ ! -f "$SRC/Makefile" ]; then
 	tarball=/usr/src/linux-source-$VER.tar.xz
@@ -75,6 +64,20 @@ check "unknown at most 2% ($unknown of $total)" $r "$unknown unknown of $total"
 crashed=$(awk '/"failed": \[/,/\]/' "$J" | grep -c '"reason"')
 [ "$crashed" -eq 0 ] && r=ok || r=bad
 check "no file crashed or timed out ($crashed)" $r "$crashed files failed"
+
+# precompiled headers change no fact: every file parsed again on its own
+# (--no-pch --no-cache, into the same cache) gives the same outputs
+start=$(date +%s)
+if "$POLLTAX" scan -q --no-pch --no-cache -o "$OUT-nopch" "$SRC"; then
+	same=ok
+	for f in polltax.json polltax.csv summary.md; do
+		cmp -s "$OUT/$f" "$OUT-nopch/$f" || same="$f differs"
+	done
+	[ "$same" = ok ] && r=ok || r=bad
+	check "scan --no-pch: the same outputs ($(( $(date +%s) - start )) s)" $r "$same"
+else
+	check "scan --no-pch" bad "the scan failed"
+fi
 
 for t in "$TOP"/tests/linux/*.t.sh; do
 	[ -f "$t" ] || continue

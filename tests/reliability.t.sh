@@ -177,20 +177,23 @@ static const struct file_operations brk_fops = {
 	.poll		= brk_poll,
 };
 EOF
-# 131072 nested additions: libclang's parser overflows its stack (clang 14)
-{
+# doubling N SEP: macros X0 (its argument, then SEP) to XN, each twice the one
+# before: XN(a) expands to 2^N copies (a file that keeps libclang busy)
+doubling() {
 	echo '#include <linux/poll.h>'
-	echo '#define X0(a) a'
+	echo "#define X0(a) a$2"
 	i=1
-	while [ $i -le 17 ]; do echo "#define X$i(a) X$((i - 1))(a) X$((i - 1))(a)"; i=$((i + 1)); done
-	echo 'static int crash_poll_table_sink = X17(1+) 0;'
-} >"$hd/libclang-crash.c"
+	while [ $i -le "$1" ]; do echo "#define X$i(a) X$((i - 1))(a) X$((i - 1))(a)"; i=$((i + 1)); done
+}
+# 131072 nested additions: libclang's parser overflows its stack (clang 14)
+{ doubling 17 ''; echo 'static int crash_poll_table_sink = X17(1+) 0;'; } >"$hd/libclang-crash.c"
 ln -s /nonexistent/target.c "$hd/dangling.c"
 mkfifo "$hd/fifo.c"
 ln -s loop2.c "$hd/loop.c"
 ln -s loop.c "$hd/loop2.c"
 ln -s . "$hd/dirloop"
 truncate -s 17M "$hd/huge.c"
+truncate -s 17M "$H/include/linux/hostile-huge.h"	# a header too: the macro pass reads headers
 latin=$(printf 'caf\351')
 sed 's/fixrtc/latin/g' "$FIX/drivers/char/single-static-global-wait.c" >"$hd/$latin.c"
 sed 's/fixrtc/latbody/g' "$FIX/drivers/char/single-static-global-wait.c" |
@@ -232,6 +235,18 @@ for m in \
 		ok
 	fi
 done
+
+t "hostile-warm-run-same-outputs (what was not read is said again)"
+run hostile-warm scan -q -j 2 -o "$R/hostile-warm" "$H"
+m="include/linux/hostile-huge.h: larger than 16 MiB, not read"
+if [ "$rc" -ne 0 ] || ! cmp -s "$hj" "$R/hostile-warm/polltax.json"; then
+	no "warm run: exit $rc, polltax.json $(cmp "$hj" "$R/hostile-warm/polltax.json" 2>&1)"
+elif ! jq -e --arg m "$m" '.files.skipped | index($m)' "$R/hostile-warm/polltax.json" >/dev/null 2>&1 ||
+     ! grep -qxF "polltax: warning: not read: $m" "$R/hostile-warm.err"; then
+	no "the warm run does not say: $m"
+else
+	ok
+fi
 
 # impl FILE FUNCTION: "class<TAB>reason" of one implementation
 impl() {
@@ -295,13 +310,7 @@ S=$R/slow
 mkdir -p "$S/drivers/char"
 cp -R "$FIX/include" "$FIX/Makefile" "$FIX/compile_flags.txt" "$S/"
 cp "$FIX/drivers/char/single-static-global-wait.c" "$S/drivers/char/"
-{
-	echo '#include <linux/poll.h>'
-	echo '#define X0(a) a,'
-	i=1
-	while [ $i -le 21 ]; do echo "#define X$i(a) X$((i - 1))(a) X$((i - 1))(a)"; i=$((i + 1)); done
-	echo 'static int slow_poll_table_sink[] = { X21(1) };'
-} >"$S/drivers/char/slow.c"
+{ doubling 21 ,; echo 'static int slow_poll_table_sink[] = { X21(1) };'; } >"$S/drivers/char/slow.c"
 CACHE=$R/cache-slow
 run slow scan -q --no-cocci -j 2 --timeout 1 -o "$R/slow-out" "$S"
 got=$(jq -r '.files.failed[] | .file + ": " + .reason' "$R/slow-out/polltax.json" 2>/dev/null)
@@ -427,12 +436,19 @@ CACHE=$R/cache
 
 # ---- interruptions --------------------------------------------------------------
 
-# a tree slow enough to interrupt: the fixture and 2 more copies of drivers/char
+# a tree slow enough to interrupt: the fixture, 2 more copies of drivers/char,
+# and two files that keep both workers busy for seconds (as slow.c above,
+# within the time limit) after the first files are parsed, however fast
+# the rest goes
 B=$R/big
 cp -R "$FIX" "$B"
 for k in 1 2; do
 	mkdir -p "$B/drivers/copy$k"
 	cp "$FIX"/drivers/char/*.c "$FIX"/drivers/char/*.h "$B/drivers/copy$k/"
+done
+mkdir -p "$B/drivers/zz-slow"
+for k in 1 2; do
+	{ doubling 21 ,; echo "static int slow${k}_poll_table_sink[] = { X21(1) };"; } >"$B/drivers/zz-slow/slow$k.c"
 done
 nfacts() { find "$1/polltax/facts" -name '*.json' 2>/dev/null | wc -l; }
 cache_ok() {	# every cache entry is whole JSON

@@ -7,17 +7,7 @@
 # Env: POLLTAX, TOP, WORK (from tests/run.sh).
 
 set -u
-passed=0
-failed=0
-check() {	# NAME ok|bad [WHY]
-	printf 'TEST %s\n' "$1"
-	if [ "$2" = ok ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		printf '  FAIL: %s\n' "${3:-$1}"
-	fi
-}
+. "$TOP/tests/lib.sh"
 
 D=$WORK/report
 rm -rf "$D"

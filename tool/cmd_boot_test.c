@@ -108,6 +108,32 @@ static void copy_logs(const struct report *r, const char *out)
 }
 
 /* --plan: the facts the run would start from, one tab-separated line each */
+/*
+ * --mutate: remove one f_poll_head assignment of S into DIR, in MUTATE when
+ * it names a file, else in a file type the guest exercises, one whose
+ * wake-ups it tests first (there a lost head shows).  Dies when the series
+ * sets a head nowhere.
+ */
+static const struct head_site *mutate_series(const struct series *s, const struct report *rep,
+					     const char *mutate, const char *dir)
+{
+	struct strvec prefer = STRVEC_INIT;
+	const struct head_site *h;
+
+	if (*mutate)
+		sv_push(&prefer, mutate);
+	for (int pass = 0; pass < 2 && !*mutate; pass++)
+		for (size_t i = 0; i < rep->nkinds; i++)
+			if (rep->kinds[i].always_ready == (pass == 1) &&
+			    series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn))
+				sv_push(&prefer, rep->kinds[i].source);
+	h = series_mutate(s, &prefer, dir);
+	sv_clear(&prefer);
+	if (!h)
+		die_code(EXIT_INPUT, "--mutate: the series sets f_poll_head nowhere");
+	return h;
+}
+
 static int print_plan(const struct series *s, const struct report *rep, const char *kernel_dir,
 		      const char *mutate, const char *out)
 {
@@ -151,23 +177,11 @@ static int print_plan(const struct series *s, const struct report *rep, const ch
 		free(why);
 	}
 	if (mutate) {
-		struct strvec prefer = STRVEC_INIT;
 		char *dir = path_join(out, "mutated-series");
 		const struct head_site *h;
 
-		if (*mutate)
-			sv_push(&prefer, mutate);
-		/* a file type whose wake-ups the guest tests first: there a lost head shows */
-		for (int pass = 0; pass < 2 && !*mutate; pass++)
-			for (size_t i = 0; i < rep->nkinds; i++)
-				if (rep->kinds[i].always_ready == (pass == 1) &&
-				    series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn))
-					sv_push(&prefer, rep->kinds[i].source);
-		h = series_mutate(s, &prefer, dir);
-		if (!h)
-			die_code(EXIT_INPUT, "--mutate: the series sets f_poll_head nowhere");
+		h = mutate_series(s, rep, mutate, dir);
 		printf("mutate\t%s\t%d\t%s\t%s\n", h->file, h->patch + 1, h->text, dir);
-		sv_clear(&prefer);
 		free(dir);
 	}
 	free(tree);
@@ -290,21 +304,10 @@ int cmd_boot_test(int argc, char **argv)
 		free(name);
 	}
 	if (mutate) {
-		struct strvec prefer = STRVEC_INIT;
 		char *dir = xasprintf("%s/mutated-series", w.root);
 		const struct head_site *h;
 
-		if (*mutate)
-			sv_push(&prefer, mutate);
-		/* a file type whose wake-ups the guest tests first: there a lost head shows */
-		for (int pass = 0; pass < 2 && !*mutate; pass++)
-			for (size_t i = 0; i < rep.nkinds; i++)
-				if (rep.kinds[i].always_ready == (pass == 1) &&
-				    series_converts(&s, rep.kinds[i].source, rep.kinds[i].poll_fn))
-					sv_push(&prefer, rep.kinds[i].source);
-		h = series_mutate(&s, &prefer, dir);
-		if (!h)
-			die_code(EXIT_INPUT, "--mutate: the series sets f_poll_head nowhere");
+		h = mutate_series(&s, &rep, mutate, dir);
 		if (*mutate && strcmp(h->file, mutate))
 			die_code(EXIT_INPUT, "--mutate: the series sets no f_poll_head in '%s'", mutate);
 		if (!quiet)
@@ -313,7 +316,6 @@ int cmd_boot_test(int argc, char **argv)
 		series_read(&mutated, dir);
 		use = &mutated;
 		rep.mutation = h;
-		sv_clear(&prefer);
 		free(dir);
 	}
 	rep.s = use;

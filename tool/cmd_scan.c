@@ -36,6 +36,10 @@ static const char usage[] =
 "      --build DIR      prepared build directory to use (O=)\n"
 "      --no-cache       parse everything again\n"
 "      --no-cocci       skip the Coccinelle second opinion\n"
+"      --no-pch         do not precompile the headers files share (slower;\n"
+"                       for checking that the facts are the same)\n"
+"      --times FILE     write each parsed file's seconds there, with how it\n"
+"                       was parsed (pch, plain, again: see polltax parse-floor)\n"
 "      --timeout SEC    give up on one file after SEC seconds (default: 300)\n"
 "  -q, --quiet          no progress output\n"
 "  -h, --help           this text\n"
@@ -52,12 +56,14 @@ int cmd_scan(int argc, char **argv)
 		{ "build", required_argument, NULL, 'b' },
 		{ "no-cache", no_argument, NULL, 'n' },
 		{ "no-cocci", no_argument, NULL, 'N' },
+		{ "no-pch", no_argument, NULL, 'P' },
+		{ "times", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct scan_opts o = { "polltax-out", 0, false, false, false, 300, { NULL, NULL, 0, false }, NULL };
+	struct scan_opts o = { .outdir = "polltax-out", .timeout = 300 };
 	struct tree t;
 	json_t *res;
 	sigset_t hold, old;
@@ -76,6 +82,8 @@ int cmd_scan(int argc, char **argv)
 		case 'b': o.prep.build = optarg; break;
 		case 'n': o.no_cache = true; break;
 		case 'N': o.no_cocci = true; break;
+		case 'P': o.no_pch = true; break;
+		case 'T': o.times = optarg; break;
 		case 't':
 			o.timeout = atoi(optarg);
 			if (o.timeout < 1)

@@ -26,6 +26,7 @@
 #include "util.h"
 
 #include <clang-c/Index.h>
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1740,13 +1741,122 @@ static const char *cx_error_name(enum CXErrorCode e)
 	}
 }
 
+/*
+ * Names the kernel makes with __COUNTER__ (__UNIQUE_ID(), the
+ * compiletime_assert() of BUILD_BUG_ON()) lose their number: it counts
+ * every use in every header before, so it changes when a header does, and
+ * with a precompiled header (pch.c), which is not a change of the file.
+ */
+static const char *const counter_made[] = { "__UNIQUE_ID_", "__compiletime_assert_", NULL };
+
+static bool has_counter_name(const char *s)
+{
+	for (int m = 0; counter_made[m]; m++)
+		if (strstr(s, counter_made[m]))
+			return true;
+	return false;
+}
+
+static void strip_counter(char *s)
+{
+	for (int m = 0; counter_made[m]; m++) {
+		const char *made = counter_made[m];
+
+		for (char *p = strstr(s, made); p; p = strstr(p + 1, made)) {
+			char *e = p + strlen(made), *d;
+
+			while (isalnum((unsigned char)*e) || *e == '_')
+				e++;
+			for (d = e; d > p && isdigit((unsigned char)d[-1]); d--)
+				;
+			memmove(d, e, strlen(e) + 1);
+		}
+	}
+}
+
+static void strip_counters(json_t *j)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_object(j)) {
+		struct strvec renamed = STRVEC_INIT;
+
+		json_object_foreach(j, k, v) {
+			strip_counters(v);
+			if (has_counter_name(k))
+				sv_push(&renamed, k);
+		}
+		for (i = 0; i < renamed.n; i++) {
+			char *t = xstrdup(renamed.v[i]);
+
+			strip_counter(t);
+			json_object_set(j, t, json_object_get(j, renamed.v[i]));
+			if (strcmp(t, renamed.v[i]))
+				json_object_del(j, renamed.v[i]);
+			free(t);
+		}
+		sv_clear(&renamed);
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			strip_counters(v);
+	} else if (json_is_string(j) && has_counter_name(json_string_value(j))) {
+		char *t = xstrdup(json_string_value(j));
+
+		strip_counter(t);
+		json_string_set(j, t);
+		free(t);
+	}
+}
+
+/*
+ * The parse of extract_tu() and parse_tu_only(): one index per file.
+ * excludeDeclarationsFromPCH: visiting the translation unit then walks the
+ * declarations this parse read, not the whole precompiled header
+ * (-include-pch, pch.c): reading those back costs more than the parse.
+ * Without a PCH every declaration is this parse's and nothing changes.
+ */
+static enum CXErrorCode parse_file(const char *abs, const char *const *args, int nargs, CXIndex *idx,
+				   CXTranslationUnit *tu)
+{
+	unsigned opts = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+
+	*idx = clang_createIndex(1, 0);
+	*tu = NULL;
+	return clang_parseTranslationUnit2(*idx, abs, args, nargs, NULL, 0, opts, tu);
+}
+
+/* The parse of extract_tu() and nothing else: the parse floor of 'make bench'. */
+int parse_tu_only(const char *root, const char *relp, const char *const *args, int nargs, bool *errors)
+{
+	CXIndex idx;
+	CXTranslationUnit tu;
+	char *abs = path_join(root, relp);
+	int rc = -1;
+
+	*errors = false;
+	if (parse_file(abs, args, nargs, &idx, &tu) == CXError_Success && tu) {
+		for (unsigned i = 0; i < clang_getNumDiagnostics(tu) && !*errors; i++) {
+			CXDiagnostic dg = clang_getDiagnostic(tu, i);
+
+			*errors = clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error;
+			clang_disposeDiagnostic(dg);
+		}
+		clang_disposeTranslationUnit(tu);
+		rc = 0;
+	}
+	clang_disposeIndex(idx);
+	free(abs);
+	return rc;
+}
+
 json_t *extract_tu(const char *root, const char *relp, const char *const *args, int nargs, char **err)
 {
 	struct ectx x;
-	CXIndex idx = clang_createIndex(0, 0);
-	CXTranslationUnit tu = NULL;
+	CXIndex idx;
+	CXTranslationUnit tu;
 	char *abs = path_join(root, relp);
-	unsigned opts = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
 	enum CXErrorCode e;
 	json_t *out, *deps, *deplist;
 	unsigned nd;
@@ -1754,7 +1864,7 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 	json_t *v;
 	char *saferel;
 
-	e = clang_parseTranslationUnit2(idx, abs, args, nargs, NULL, 0, opts, &tu);
+	e = parse_file(abs, args, nargs, &idx, &tu);
 	if (e != CXError_Success || !tu) {
 		*err = xasprintf("%s", cx_error_name(e));
 		free(abs);
@@ -1820,9 +1930,10 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 			"refs", x.refs, "private_data_sets", x.pd_sets, "poll_head_sets", x.ph_sets,
 			"pollfree", x.pollfree, "errors", x.errors, "deps", deplist,
 			"defs", x.defs);
-	if (out)
+	if (out) {
 		json_object_set_new(out, "field_sets", x.field_sets);
-	else {	/* a string jansson refused: say so rather than lose the file */
+		strip_counters(out);
+	} else {	/* a string jansson refused: say so rather than lose the file */
 		json_decref(x.field_sets);
 		*err = xstrdup("the facts cannot be encoded as JSON (please report this bug)");
 	}

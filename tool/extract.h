@@ -14,6 +14,7 @@
 #define POLLTAX_EXTRACT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /*
  * Parse ROOT/RELPATH with ARGS and return the facts object, or NULL with
@@ -21,5 +22,13 @@
  */
 json_t *extract_tu(const char *root, const char *relpath,
 		   const char *const *args, int nargs, char **err);
+
+/*
+ * The same parse and nothing else (the parse floor of 'make bench'): 0 when
+ * libclang made a translation unit; *ERRORS: it reported an error (what
+ * makes the scan parse again without a precompiled header).
+ */
+int parse_tu_only(const char *root, const char *relpath,
+		  const char *const *args, int nargs, bool *errors);
 
 #endif

@@ -287,6 +287,7 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 	char *cpath = xasprintf("%s/prefilter/%016llx.json", cache_root(),
 				(unsigned long long)XXH64(root, strlen(root), 0));
 	json_t *cache = json_load_file(cpath, 0, NULL), *cfiles, *newc = json_object(), *v;
+	json_t *hskipped = json_array();
 	char *hfp, *mfp;
 	size_t i;
 
@@ -294,12 +295,24 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 	sv_sort(&w.c_files);
 	sv_sort(&w.h_files);
 	hfp = fingerprint(&w.h_files, w.stats);
-	if (cache && !strcmp(json_string_value(json_object_get(cache, "headers")) ?: "", hfp)) {
+	/* (a cache written before "headers_skipped" existed does not say them: not used) */
+	if (cache && json_object_get(cache, "headers_skipped") &&
+	    !strcmp(json_string_value(json_object_get(cache, "headers")) ?: "", hfp)) {
 		json_array_foreach(json_object_get(cache, "macros"), i, v)
 			sv_push(&macros, json_string_value(v));
+		/* the headers not read then are not read now: say so again */
+		json_array_foreach(json_object_get(cache, "headers_skipped"), i, v)
+			json_array_append(hskipped, v);
 	} else {
-		learn_macros(root, &w.h_files, &macros, skipped);
+		struct strvec hs = STRVEC_INIT;
+
+		learn_macros(root, &w.h_files, &macros, &hs);
+		for (i = 0; i < hs.n; i++)
+			json_array_append_new(hskipped, json_string(hs.v[i]));
+		sv_clear(&hs);
 	}
+	json_array_foreach(hskipped, i, v)
+		sv_push(skipped, json_string_value(v));
 	mfp = fingerprint(&macros, w.stats);
 	cfiles = cache && !strcmp(json_string_value(json_object_get(cache, "macro_set")) ?: "", mfp)
 		 ? json_object_get(cache, "c") : NULL;
@@ -340,7 +353,8 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 
 		for (i = 0; i < macros.n; i++)
 			json_array_append_new(mac, json_string(macros.v[i]));
-		out = json_pack("{s:s, s:o, s:s, s:o}", "headers", hfp, "macros", mac, "macro_set", mfp, "c", newc);
+		out = json_pack("{s:s, s:o, s:O, s:s, s:o}", "headers", hfp, "macros", mac, "headers_skipped", hskipped,
+				"macro_set", mfp, "c", newc);
 		mkdir_p(dir);
 		dump = json_dumps(out, JSON_COMPACT);
 		if (dump)
@@ -350,6 +364,7 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 		json_decref(out);
 	}
 	json_decref(cache);
+	json_decref(hskipped);
 	json_decref(w.stats);
 	free(cpath);
 	free(hfp);

@@ -3,9 +3,10 @@
  * scan.c - the scan pipeline (scan.h): prefilter, parse in worker
  * processes, cache, second opinion, classify.
  *
- * Each translation unit is parsed in its own forked process, at most -j at
- * a time, so that a crash or a hang of libclang on one file costs that file
- * only (it becomes "unknown" with the reason).  Facts are cached under
+ * Translation units are parsed by -j forked worker processes, one file at
+ * a time each, so that a crash or a hang of libclang on one file costs that
+ * file only (it becomes "unknown" with the reason); the headers most files
+ * share are precompiled first (pch.c).  Facts are cached under
  * $CACHE/facts keyed by FACTS_VERSION, the file's bytes and its flags;
  * an entry also lists the headers the parse read with their size and mtime,
  * and is used only while they are unchanged.  Entries are written to a
@@ -16,11 +17,15 @@
 #include "classify.h"
 #include "cocci.h"
 #include "extract.h"
+#include "pch.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,11 +35,12 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "6"
+#define FACTS_VERSION "7"
 
 
 struct unit {
 	char *rel;
+	struct strvec args;	/* its flags (flags_for()): the key, the PCH group, the parse */
 	char *key;		/* cache key, hex */
 	char *cache;		/* cache entry path */
 	bool compiled;		/* the configuration can compile it */
@@ -83,33 +89,118 @@ static bool deps_current(json_t *deps, json_t *stats)
 	return true;
 }
 
+/* A worker parses many files that read the same headers: each is stat()ed once. */
+static json_t *stat_memo;
+
 static json_t *dep_stats(json_t *deplist)
 {
 	json_t *o = json_object(), *v;
 	size_t i;
 
+	if (!stat_memo)
+		stat_memo = json_object();
 	json_array_foreach(deplist, i, v) {
-		struct stat st;
 		const char *p = json_string_value(v);
+		json_t *s;
+		struct stat st;
 
-		if (!p || stat(p, &st) < 0)
+		if (!p)
 			continue;
-		json_object_set_new(o, p, json_sprintf("%lld.%ld.%lld", (long long)st.st_mtim.tv_sec,
-						       st.st_mtim.tv_nsec, (long long)st.st_size));
+		s = json_object_get(stat_memo, p);
+		if (!s) {
+			s = stat(p, &st) < 0 ? json_null()
+					     : json_sprintf("%lld.%ld.%lld", (long long)st.st_mtim.tv_sec,
+							    st.st_mtim.tv_nsec, (long long)st.st_size);
+			json_object_set_new(stat_memo, p, s);
+		}
+		if (!json_is_null(s))
+			json_object_set(o, p, s);
 	}
 	return o;
 }
 
-/* The worker: parse, write the cache entry, exit.  Never returns. */
-static void worker(const struct tree *t, struct unit *u, struct strvec *args, int timeout)
+/*
+ * A parse with a precompiled header that reports any error is done again
+ * without it: the PCH holds headers the file may not include, and one of
+ * them can clash with the file's own names (a static before() in a
+ * driver's header and in include/net/tcp.h).  The PCH itself has no error
+ * (pch.c), so this costs only the files that have errors anyway.
+ */
+static bool redo_without_pch(json_t *facts)
 {
+	return json_array_size(json_object_get(facts, "errors")) > 0;
+}
+
+/* What the worker processes share (they are forked from the scan). */
+struct pool {
+	const struct tree *t;
+	struct unit *u;
+	size_t n;
+	const struct pch *pch;
+	int timeout;
+	bool parse_only;	/* the parse floor: parse, write nothing */
+};
+
+/* How a file was parsed: the worker's answer carries it (HOW_SHIFT up). */
+enum how { HOW_PLAIN, HOW_PCH, HOW_AGAIN };	/* AGAIN: with the PCH, then without */
+#define HOW_SHIFT 8
+static const char *const how_name[] = { "plain", "pch", "again" };
+
+/* The parse floor's unit: the same parses as parse_unit() and nothing else. */
+static int parse_only_unit(const struct pool *pl, size_t i, const struct strvec *args)
+{
+	struct strvec pargs = STRVEC_INIT;
+	bool errors = false;
+	enum how how = HOW_PLAIN;
+	int rc = -1;
+
+	if (pch_args(pl->pch, i, args, &pargs)) {
+		rc = parse_tu_only(pl->t->root, pl->u[i].rel, (const char *const *)pargs.v, (int)pargs.n, &errors);
+		how = rc < 0 || errors ? HOW_AGAIN : HOW_PCH;
+	}
+	if (rc < 0 || errors)
+		rc = parse_tu_only(pl->t->root, pl->u[i].rel, (const char *const *)args->v, (int)args->n, &errors);
+	sv_clear(&pargs);
+	return (rc < 0 ? 3 : 0) | (int)how << HOW_SHIFT;
+}
+
+/*
+ * Parse file I and write its cache entry; the worker's exit-style status,
+ * with how it parsed HOW_SHIFT bits up.
+ */
+static int parse_unit(const struct pool *pl, size_t i)
+{
+	const struct unit *u = &pl->u[i];
 	char *err = NULL, *dump, *dir;
-	json_t *facts, *entry;
+	json_t *facts = NULL, *entry;
+	const struct strvec *args = &u->args;
+	struct strvec pargs = STRVEC_INIT;
+	bool with_pch;
+	enum how how = HOW_PLAIN;
 	int rc;
 
-	if (timeout > 0)
-		alarm((unsigned)timeout);
-	facts = extract_tu(t->root, u->rel, (const char *const *)args->v, (int)args->n, &err);
+	if (pl->timeout > 0)
+		alarm((unsigned)pl->timeout);
+	if (pl->parse_only) {
+		rc = parse_only_unit(pl, i, args);
+		alarm(0);
+		return rc;
+	}
+	with_pch = pch_args(pl->pch, i, args, &pargs);
+	if (with_pch) {
+		how = HOW_PCH;
+		facts = extract_tu(pl->t->root, u->rel, (const char *const *)pargs.v, (int)pargs.n, &err);
+		if (!facts || redo_without_pch(facts)) {
+			json_decref(facts);
+			facts = NULL;
+			free(err);
+			err = NULL;
+			with_pch = false;
+			how = HOW_AGAIN;
+		}
+	}
+	if (!facts)
+		facts = extract_tu(pl->t->root, u->rel, (const char *const *)args->v, (int)args->n, &err);
 	/* the parse is over: the time limit must not cut the cache write short */
 	alarm(0);
 	if (!facts) {
@@ -117,6 +208,19 @@ static void worker(const struct tree *t, struct unit *u, struct strvec *args, in
 	} else {
 		json_t *deps = json_object_get(facts, "deps");
 
+		if (with_pch) {
+			/* the headers inside the PCH are this file's too; the PCH itself goes away */
+			const struct strvec *h = pch_headers(pl->pch, i);
+			const char *pd = pch_dir(pl->pch);
+			size_t k;
+			json_t *d;
+
+			json_array_foreach(deps, k, d)
+				if (!strncmp(json_string_value(d), pd, strlen(pd)))
+					json_array_remove(deps, k--);
+			for (k = 0; h && k < h->n; k++)
+				json_array_append_new(deps, json_string(h->v[k]));
+		}
 		entry = json_pack("{s:O, s:o}", "facts", facts, "deps", dep_stats(deps));
 		json_object_del(json_object_get(entry, "facts"), "deps");
 		json_decref(facts);
@@ -126,12 +230,33 @@ static void worker(const struct tree *t, struct unit *u, struct strvec *args, in
 	mkdir_p(dir);
 	dump = json_dumps(entry, JSON_COMPACT | JSON_SORT_KEYS);
 	rc = dump && write_file_atomic(u->cache, dump, strlen(dump)) == 0 ? 0 : 3;
-	/* freed so that valgrind, which checks each worker, sees no leak of ours */
 	free(dump);
 	free(dir);
 	free(err);
+	sv_clear(&pargs);
 	json_decref(entry);
-	_exit(rc);
+	return rc | (int)how << HOW_SHIFT;
+}
+
+/*
+ * A worker process: parse the files whose numbers come on socket FD, one
+ * at a time, answering each with its status; exit at end of input.  One
+ * process parses many files because a fresh process pays ~50 ms for its
+ * first parse (its heap is new); a crash or a time-out still costs one
+ * file, the one the scan sent last.  Never returns.
+ */
+static void worker(const struct pool *pl, int fd)
+{
+	uint64_t i;
+
+	while (read(fd, &i, sizeof(i)) == (ssize_t)sizeof(i)) {
+		int32_t rc = i < pl->n ? parse_unit(pl, (size_t)i) : 3;
+
+		if (write(fd, &rc, sizeof(rc)) != (ssize_t)sizeof(rc))
+			break;
+	}
+	/* what is left (the stat() memo) is still reachable: valgrind reports no leak */
+	_exit(0);
 }
 
 static void progress(const struct scan_opts *o, size_t done, size_t total, double t0, const char *what)
@@ -150,80 +275,216 @@ static void progress(const struct scan_opts *o, size_t done, size_t total, doubl
 	fflush(stderr);
 }
 
-static void run_workers(const struct tree *t, const struct flags *fl, struct unit *u, size_t n,
-			const struct scan_opts *o)
+/* A worker is replaced after this many files, which bounds its memory. */
+#define WORKER_FILES 64
+
+struct slot {
+	pid_t pid;		/* 0: no process */
+	int fd;
+	size_t unit;		/* the file it is parsing */
+	double since;		/* when it was sent */
+	bool busy;
+	int files;
+};
+
+static void slot_start(struct slot *sl, struct pollfd *pfd, int jobs, int s, const struct pool *pl)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		die("socketpair: %s", strerror(errno));
+	fflush(stdout);
+	fflush(stderr);
+	sl[s].pid = fork();
+	if (sl[s].pid < 0)
+		die("fork: %s", strerror(errno));
+	if (sl[s].pid == 0) {
+		/* the other workers' ends: held here, they would hide their end of input */
+		for (int k = 0; k < jobs; k++)
+			if (k != s && sl[k].pid)
+				close(sl[k].fd);
+		close(sv[0]);
+		/* the scan's, not the worker's (valgrind checks each worker) */
+		free(sl);
+		free(pfd);
+		worker(pl, sv[1]);
+	}
+	close(sv[1]);
+	sl[s].fd = sv[0];
+	sl[s].busy = false;
+	sl[s].files = 0;
+}
+
+/* Stop the worker of slot S; its status when it had to be waited for. */
+static int slot_stop(struct slot *sl, int s)
+{
+	int status = 0;
+
+	close(sl[s].fd);
+	while (waitpid(sl[s].pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sl[s].pid = 0;
+	sl[s].busy = false;
+	return status;
+}
+
+/* Parse every unit that is compiled and not cached, -j at a time. */
+static void run_workers(const struct pool *pl, const struct scan_opts *o)
 {
 	int jobs = o->jobs > 0 ? o->jobs : online_cpus();
-	pid_t *pids = xcalloc((size_t)jobs, sizeof(pid_t));
-	size_t *slot_unit = xcalloc((size_t)jobs, sizeof(size_t));
+	struct slot *sl = xcalloc((size_t)jobs, sizeof(*sl));
+	struct pollfd *pfd = xcalloc((size_t)jobs, sizeof(*pfd));
+	struct unit *u = pl->u;
 	size_t next = 0, done = 0, todo = 0, running = 0;
 	double t0 = now_seconds();
+	FILE *times = o->times ? fopen(o->times, "w") : NULL;
 
-	for (size_t i = 0; i < n; i++)
+	if (o->times && !times)
+		die("cannot write '%s': %s", o->times, strerror(errno));
+	for (size_t i = 0; i < pl->n; i++)
 		todo += u[i].compiled && !u[i].cached;
-	while (next < n || running) {
-		while (running < (size_t)jobs && next < n) {
-			struct unit *x = &u[next];
-			int s;
+	for (;;) {
+		for (int s = 0; s < jobs; s++) {
+			uint64_t i;
 
-			if (!x->compiled || x->cached) {
+			if (sl[s].busy)
+				continue;
+			while (next < pl->n && (!u[next].compiled || u[next].cached))
 				next++;
+			if (next == pl->n)
+				break;
+			if (!sl[s].pid)
+				slot_start(sl, pfd, jobs, s, pl);
+			i = next;
+			if (send(sl[s].fd, &i, sizeof(i), MSG_NOSIGNAL) != (ssize_t)sizeof(i)) {
+				/* died between two files: a new one takes the file */
+				slot_stop(sl, s);
+				s--;
 				continue;
 			}
-			for (s = 0; s < jobs && pids[s]; s++)
-				;
-			struct strvec args = STRVEC_INIT;
-
-			flags_for(fl, t, x->rel, &args);
-			fflush(stdout);
-			fflush(stderr);
-			pids[s] = fork();
-			if (pids[s] < 0)
-				die("fork: %s", strerror(errno));
-			if (pids[s] == 0)
-				worker(t, x, &args, o->timeout);
-			sv_clear(&args);
-			slot_unit[s] = next++;
+			sl[s].unit = next++;
+			sl[s].since = now_seconds();
+			sl[s].busy = true;
 			running++;
 		}
 		if (!running)
 			break;
-		int status;
-		pid_t pid = waitpid(-1, &status, 0);
-
-		if (pid < 0) {
+		for (int s = 0; s < jobs; s++) {
+			pfd[s].fd = sl[s].busy ? sl[s].fd : -1;
+			pfd[s].events = POLLIN;
+			pfd[s].revents = 0;
+		}
+		if (poll(pfd, (nfds_t)jobs, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			die("waitpid: %s", strerror(errno));
+			die("poll: %s", strerror(errno));
 		}
 		for (int s = 0; s < jobs; s++) {
-			if (pids[s] != pid)
-				continue;
-			struct unit *x = &u[slot_unit[s]];
+			struct unit *x = &u[sl[s].unit];
+			int32_t rc;
+			enum how how = HOW_PLAIN;
 
-			pids[s] = 0;
+			if (!sl[s].busy || !pfd[s].revents)
+				continue;
+			if (read(sl[s].fd, &rc, sizeof(rc)) == (ssize_t)sizeof(rc)) {
+				sl[s].busy = false;
+				how = (enum how)(rc >> HOW_SHIFT & 3);
+				rc &= (1 << HOW_SHIFT) - 1;
+				if (rc != 0)
+					x->failure = xasprintf("worker failed (exit %d)", (int)rc);
+				if (++sl[s].files >= WORKER_FILES)
+					slot_stop(sl, s);
+			} else {
+				/* the worker died on this file */
+				pid_t pid = sl[s].pid;
+				int status = slot_stop(sl, s);
+
+				if (WIFSIGNALED(status)) {
+					/* a worker killed while writing leaves its temporary file */
+					if (x->cache) {	/* (the parse floor writes none) */
+						char *tmp = xasprintf("%s.tmp.%d", x->cache, (int)pid);
+
+						unlink(tmp);
+						free(tmp);
+					}
+					x->failure = WTERMSIG(status) == SIGALRM
+						? xasprintf("libclang did not finish within %d s", o->timeout)
+						: xasprintf("libclang crashed (%s)", strsignal(WTERMSIG(status)));
+				} else {
+					x->failure = xasprintf("worker failed (exit %d)", WEXITSTATUS(status));
+				}
+			}
+			if (times)
+				fprintf(times, "%.3f\t%s\t%s\n", now_seconds() - sl[s].since, how_name[how], x->rel);
 			running--;
 			done++;
-			if (WIFSIGNALED(status)) {
-				/* a worker killed while writing leaves its temporary file */
-				char *tmp = xasprintf("%s.tmp.%d", x->cache, (int)pid);
-
-				unlink(tmp);
-				free(tmp);
-			}
-			if (WIFSIGNALED(status))
-				x->failure = WTERMSIG(status) == SIGALRM
-					? xasprintf("libclang did not finish within %d s", o->timeout)
-					: xasprintf("libclang crashed (%s)", strsignal(WTERMSIG(status)));
-			else if (WEXITSTATUS(status) != 0)
-				x->failure = xasprintf("worker failed (exit %d)", WEXITSTATUS(status));
 			progress(o, done, todo, t0, x->rel);
 		}
 	}
+	for (int s = 0; s < jobs; s++)
+		if (sl[s].pid)
+			slot_stop(sl, s);
 	if (todo && !o->quiet && isatty(2))
 		fprintf(stderr, "\r\033[Kpolltax: parsed %zu files in %.1f s\n", todo, now_seconds() - t0);
-	free(pids);
-	free(slot_unit);
+	if (times && fclose(times) != 0)
+		die("cannot write '%s': %s", o->times, strerror(errno));
+	free(sl);
+	free(pfd);
+}
+
+/* Parse the units to parse, with the PCHs worth building. */
+static void parse_units(const struct tree *t, const struct flags *fl, struct unit *u, size_t n,
+			const struct scan_opts *o, bool parse_only)
+{
+	bool *want = xcalloc(n ? n : 1, sizeof(bool));
+	char **rels = xcalloc(n ? n : 1, sizeof(char *));
+	const struct strvec **args = xcalloc(n ? n : 1, sizeof(*args));
+	struct pool pl = { t, u, n, NULL, o->timeout, parse_only };
+	struct pch *pch;
+
+	for (size_t i = 0; i < n; i++) {
+		want[i] = u[i].compiled && !u[i].cached;
+		rels[i] = u[i].rel;
+		args[i] = &u[i].args;
+	}
+	pch = o->no_pch ? NULL : pch_build(t, fl, rels, args, want, n, o->jobs > 0 ? o->jobs : online_cpus(),
+					   o->quiet);
+	pl.pch = pch;
+	run_workers(&pl, o);
+	pch_free(pch);
+	free(args);
+	free(rels);
+	free(want);
+}
+
+double scan_parse_floor(const struct tree *t, const struct scan_opts *o, size_t *nparsed)
+{
+	struct strvec files = STRVEC_INIT, skipped = STRVEC_INIT;
+	struct flags fl;
+	struct unit *u;
+	double t0;
+
+	flags_init(&fl, t, &o->prep);
+	prefilter(t->root, &files, &skipped);
+	u = xcalloc(files.n ? files.n : 1, sizeof(*u));
+	*nparsed = 0;
+	for (size_t i = 0; i < files.n; i++) {
+		u[i].rel = files.v[i];
+		u[i].compiled = flags_for(&fl, t, files.v[i], &u[i].args);
+		*nparsed += u[i].compiled;
+	}
+	t0 = now_seconds();
+	parse_units(t, &fl, u, files.n, o, true);
+	t0 = now_seconds() - t0;
+	for (size_t i = 0; i < files.n; i++) {
+		free(u[i].failure);
+		sv_clear(&u[i].args);
+	}
+	free(u);
+	sv_clear(&files);
+	sv_clear(&skipped);
+	flags_free(&fl);
+	return t0;
 }
 
 static void load_entry(struct unit *u, json_t *stats, bool check_deps)
@@ -263,18 +524,18 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 			t->version, files.n, fl.source);
 	u = xcalloc(files.n, sizeof(*u));
 	for (size_t i = 0; i < files.n; i++) {
-		struct strvec args = STRVEC_INIT;
+		const struct strvec *args = &u[i].args;
 		char *abs = path_join(t->root, files.v[i]), *buf;
 		size_t len;
 		XXH64_state_t *h = XXH64_createState();
 
 		u[i].rel = xstrdup(files.v[i]);
-		u[i].compiled = flags_for(&fl, t, files.v[i], &args);
+		u[i].compiled = flags_for(&fl, t, files.v[i], &u[i].args);
 		XXH64_reset(h, 0);
 		XXH64_update(h, self, strlen(self));
 		XXH64_update(h, fp, strlen(fp));
-		for (size_t k = 0; k < args.n; k++)
-			XXH64_update(h, args.v[k], strlen(args.v[k]) + 1);
+		for (size_t k = 0; k < args->n; k++)
+			XXH64_update(h, args->v[k], strlen(args->v[k]) + 1);
 		XXH64_update(h, files.v[i], strlen(files.v[i]) + 1);
 		if (read_file(abs, &buf, &len) == 0) {
 			XXH64_update(h, buf, len);
@@ -286,10 +547,9 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 		if (u[i].compiled && !o->no_cache)
 			load_entry(&u[i], stats, true);
 		ncached += u[i].cached;
-		sv_clear(&args);
 		free(abs);
 	}
-	run_workers(t, &fl, u, files.n, o);
+	parse_units(t, &fl, u, files.n, o, false);
 	for (size_t i = 0; i < files.n; i++) {
 		if (!u[i].compiled) {
 			json_array_append_new(notcomp, jstr(u[i].rel));
@@ -327,6 +587,7 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 			now_seconds() - t0);
 	for (size_t i = 0; i < files.n; i++) {
 		free(u[i].rel);
+		sv_clear(&u[i].args);
 		free(u[i].key);
 		free(u[i].cache);
 		free(u[i].failure);

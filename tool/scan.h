@@ -16,6 +16,8 @@ struct scan_opts {
 	int jobs;
 	bool no_cache;
 	bool no_cocci;
+	bool no_pch;		/* parse every file on its own (pch.h) */
+	const char *times;	/* write each file's parse seconds there */
 	bool quiet;		/* no progress line even on a terminal */
 	int timeout;		/* seconds per translation unit */
 	struct prepare_opts prep;
@@ -27,5 +29,13 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped);
 
 /* Run the scan; returns the result object (polltax.json) or dies. */
 json_t *scan_tree(const struct tree *t, const struct scan_opts *o);
+
+/*
+ * The parse floor of 'make bench': parse the files scan_tree() would
+ * parse (none cached), with the same flags, precompiled headers and
+ * worker processes, and do nothing else.  Returns the seconds it took;
+ * *NPARSED the number of files.
+ */
+double scan_parse_floor(const struct tree *t, const struct scan_opts *o, size_t *nparsed);
 
 #endif

@@ -287,6 +287,7 @@ static void kernel_common_flags(struct flags *f, const struct tree *t)
 	sv_push(&f->common, "-DKBUILD_MODNAME=\"polltax\"");
 	sv_push(&f->common, "-DKBUILD_BASENAME=\"polltax\"");
 	sv_push(&f->common, "-D__KBUILD_MODNAME=kmod_polltax");
+	sv_push(&f->common, "-DKBUILD_MODFILE=\"polltax\"");	/* MODULE_LICENSE() of built-in code */
 	sv_push(&f->common, "-std=gnu11");
 	sv_push(&f->common, "-w");
 }

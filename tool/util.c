@@ -443,12 +443,19 @@ const char *cache_root(void)
 	if (root)
 		return root;
 	x = getenv("XDG_CACHE_HOME");
-	if (x && *x)
+	if (x && *x == '/') {
 		root = xasprintf("%s/polltax", x);
-	else if ((x = getenv("HOME")) && *x)
+	} else if (x && *x) {
+		/* made absolute: the workers and the PCH paths (pch.c) must not depend on a cwd */
+		char *cwd = getcwd(NULL, 0);
+
+		root = xasprintf("%s/%s/polltax", cwd ? cwd : ".", x);
+		free(cwd);
+	} else if ((x = getenv("HOME")) && *x) {
 		root = xasprintf("%s/.cache/polltax", x);
-	else
+	} else {
 		root = xstrdup("/tmp/polltax-cache");
+	}
 	return root;
 }
 

@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Suite: precompiled headers and worker processes of the scan (tool/pch.c,
+# tool/scan.c), on a copy of the fixture tree with two more drivers (76
+# files to parse: enough for precompiled headers to be built).
+#
+#  - the outputs of a cold scan with precompiled headers are byte-identical
+#    to those of --no-pch, and so are the cache entries' facts;
+#  - --times says how each file was parsed: with a PCH; without one when
+#    the file defines, before an #include, a macro the precompiled headers
+#    test (a copy of a fixture driver does so here); again without one
+#    when the parse with it reported an error (a copy with an error);
+#  - no PCH file is left in the cache after the scan, and a stale PCH
+#    directory of a scan that no longer runs is removed by the next run,
+#    warm or cold;
+#  - parse-floor parses the same files the same ways;
+#  - a warm run parses nothing; one changed file is parsed alone, without
+#    a PCH (too few files to be worth one), with the same outputs as cold.
+# Env: POLLTAX, TOP, WORK (from tests/run.sh).
+
+set -u
+. "$TOP/tests/lib.sh"
+same_outputs() {	# DIR1 DIR2: polltax.json, polltax.csv, summary.md identical
+	for f in polltax.json polltax.csv summary.md; do
+		cmp -s "$1/$f" "$2/$f" || { echo "$f differs"; return 1; }
+	done
+}
+facts_of() {	# CACHE: every entry's facts, one line each, sorted
+	find "$1/polltax/facts" -name '*.json' -exec jq -c '.facts // .failure' {} + | sort
+}
+
+D=$WORK/pch
+rm -rf "$D"
+mkdir -p "$D"
+cp -R "$TOP/tests/fixtures/tree" "$D/tree"
+T=$D/tree
+# a header the precompiled headers hold tests a macro ...
+h=$T/include/linux/fs.h
+printf '#ifdef POLLTAX_PCH_KNOB\nstruct polltax_pch_knob { int x; };\n#endif\n' >>"$h"
+# ... which a copy of a driver defines before its #includes
+src=$T/drivers/char/single-static-global-wait.c
+{ echo '#define POLLTAX_PCH_KNOB 1'; sed 's/fixrtc/fixknob/g' "$src"; } >"$T/drivers/char/pch-knob.c"
+# and a copy with an error of its own
+{ sed 's/fixrtc/fixerr/g' "$src"; echo 'static int fixerr_broken = undeclared_name;'; } >"$T/drivers/char/pch-error.c"
+
+run() {	# NAME CACHE ARGS...: scan, stderr to $D/NAME.err
+	n=$1 c=$2
+	shift 2
+	XDG_CACHE_HOME=$c "$POLLTAX" scan --no-cocci -j 2 "$@" -o "$D/$n" "$T" 2>"$D/$n.err"
+}
+
+if ! run pch "$D/cache-pch" --times "$D/pch.times"; then
+	check "pch: cold scan" bad "$(tail -3 "$D/pch.err")"
+	echo "RESULT $passed $failed"
+	exit 0
+fi
+run nopch "$D/cache-nopch" --no-pch --times "$D/nopch.times" || check "pch: --no-pch scan" bad "$(tail -3 "$D/nopch.err")"
+
+grep -Eq 'precompiled headers? for' "$D/pch.err" && r=ok || r=bad
+check "pch: the cold scan builds precompiled headers" $r "$(cat "$D/pch.err")"
+if msg=$(same_outputs "$D/pch" "$D/nopch"); then r=ok; else r=bad; fi
+check "pch: outputs byte-identical to --no-pch" $r "$msg"
+facts_of "$D/cache-pch" >"$D/facts-pch"
+facts_of "$D/cache-nopch" >"$D/facts-nopch"
+if cmp -s "$D/facts-pch" "$D/facts-nopch" && [ "$(wc -l <"$D/facts-pch")" -ge 70 ]; then r=ok; else r=bad; fi
+check "pch: every cache entry's facts identical to --no-pch" $r \
+	"$(wc -l <"$D/facts-pch") entries; $(diff "$D/facts-pch" "$D/facts-nopch" 2>&1 | head -3 | cut -c1-200)"
+
+how() { awk -F '\t' -v f="$2" '$3 == f { print $2 }' "$1"; }
+npch=$(awk -F '\t' '$2 == "pch"' "$D/pch.times" | wc -l)
+[ "$npch" -ge 60 ] && r=ok || r=bad
+check "pch: most files parse with a precompiled header ($npch)" $r "$(cut -f2 "$D/pch.times" | sort | uniq -c)"
+k=$(how "$D/pch.times" drivers/char/pch-knob.c)
+[ "$k" = plain ] && r=ok || r=bad
+check "pch: a file defining a macro the headers test before its #includes parses without" $r "pch-knob.c: '$k'"
+e=$(how "$D/pch.times" drivers/char/pch-error.c)
+[ "$e" = again ] && r=ok || r=bad
+check "pch: a parse with an error is done again without the PCH" $r "pch-error.c: '$e'"
+o=$(awk -F '\t' '$2 != "plain"' "$D/nopch.times" | wc -l)
+[ "$o" -eq 0 ] && r=ok || r=bad
+check "pch: --no-pch parses every file on its own" $r "$o files otherwise"
+
+left=$(find "$D/cache-pch/polltax" -name '*.pch' | head -n 3)
+[ -z "$left" ] && r=ok || r=bad
+check "pch: no precompiled header left in the cache" $r "$left"
+
+# a stale directory (a pid that does not run) goes, even on a warm run
+mkdir -p "$D/cache-pch/polltax/pch/999999999"
+touch "$D/cache-pch/polltax/pch/999999999/g0.pch"
+run pch-again "$D/cache-pch" >/dev/null || true
+[ ! -e "$D/cache-pch/polltax/pch/999999999" ] && same_outputs "$D/pch-again" "$D/pch" >/dev/null && r=ok || r=bad
+check "pch: a stale PCH directory is removed by the next run" $r
+
+if XDG_CACHE_HOME=$D/cache-floor "$POLLTAX" parse-floor -j 2 --times "$D/floor.times" "$T" >"$D/floor.out" 2>&1; then
+	cut -f2,3 "$D/floor.times" | sort >"$D/floor.how"
+	cut -f2,3 "$D/pch.times" | sort >"$D/pch.how"
+	cmp -s "$D/floor.how" "$D/pch.how" && grep -q '^76 files parsed in' "$D/floor.out" && r=ok || r=bad
+	check "pch: parse-floor parses the same 76 files the same ways" $r \
+		"$(cat "$D/floor.out"; diff "$D/floor.how" "$D/pch.how" | head -5)"
+else
+	check "pch: parse-floor" bad "$(cat "$D/floor.out")"
+fi
+
+run warm "$D/cache-pch" --times "$D/warm.times" || true
+[ ! -s "$D/warm.times" ] && same_outputs "$D/warm" "$D/pch" >/dev/null && r=ok || r=bad
+check "pch: a warm run parses nothing, same outputs" $r "$(cat "$D/warm.times")"
+
+echo '/* changed */' >>"$T/drivers/char/pch-knob.c"
+run touched "$D/cache-pch" --times "$D/touched.times" || true
+t=$(cut -f2,3 "$D/touched.times")
+run touched-cold "$D/cache-cold" --times /dev/null || true
+[ "$t" = "$(printf 'plain\tdrivers/char/pch-knob.c')" ] && same_outputs "$D/touched" "$D/touched-cold" >/dev/null &&
+	r=ok || r=bad
+check "pch: one changed file is parsed alone, outputs as a cold scan's" $r "parsed: '$t'"
+
+echo "RESULT $passed $failed"
