@@ -1,21 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Suite: precompiled headers and worker processes of the scan (tool/pch.c,
-# tool/scan.c), on a copy of the fixture tree with two more drivers (76
+# tool/scan.c), on a copy of the fixture tree with three more drivers (77
 # files to parse: enough for precompiled headers to be built).
 #
 #  - the outputs of a cold scan with precompiled headers are byte-identical
 #    to those of --no-pch, and so are the cache entries' facts;
 #  - --times says how each file was parsed: with a PCH; without one when
 #    the file defines, before an #include, a macro the precompiled headers
-#    test (a copy of a fixture driver does so here); again without one
+#    test (a copy of a fixture driver does so here) or has an #include that
+#    cannot be found; again without one
 #    when the parse with it reported an error (a copy with an error);
 #  - no PCH file is left in the cache after the scan, and a stale PCH
 #    directory of a scan that no longer runs is removed by the next run,
 #    warm or cold;
 #  - parse-floor parses the same files the same ways;
 #  - a warm run parses nothing; one changed file is parsed alone, without
-#    a PCH (too few files to be worth one), with the same outputs as cold.
+#    a PCH (too few files to be worth one), with the same outputs as cold;
+#  - the PCH's headers are stored once, as a dependency set; changing one
+#    of them makes the files that used it parse again.
 # Env: POLLTAX, TOP, WORK (from tests/run.sh).
 
 set -u
@@ -26,7 +29,7 @@ same_outputs() {	# DIR1 DIR2: polltax.json, polltax.csv, summary.md identical
 	done
 }
 facts_of() {	# CACHE: every entry's facts, one line each, sorted
-	find "$1/polltax/facts" -name '*.json' -exec jq -c '.facts // .failure' {} + | sort
+	find "$1/polltax/facts" -path '*/sets' -prune -o -name '*.json' -exec jq -c '.facts // .failure' {} + | sort
 }
 
 D=$WORK/pch
@@ -42,6 +45,8 @@ src=$T/drivers/char/single-static-global-wait.c
 { echo '#define POLLTAX_PCH_KNOB 1'; sed 's/fixrtc/fixknob/g' "$src"; } >"$T/drivers/char/pch-knob.c"
 # and a copy with an error of its own
 { sed 's/fixrtc/fixerr/g' "$src"; echo 'static int fixerr_broken = undeclared_name;'; } >"$T/drivers/char/pch-error.c"
+# and one that includes a header this architecture does not have
+{ echo '#include <asm/polltax-other-arch.h>'; sed 's/fixrtc/fixarch/g' "$src"; } >"$T/drivers/char/pch-arch.c"
 
 run() {	# NAME CACHE ARGS...: scan, stderr to $D/NAME.err
 	n=$1 c=$2
@@ -76,6 +81,13 @@ check "pch: a file defining a macro the headers test before its #includes parses
 e=$(how "$D/pch.times" drivers/char/pch-error.c)
 [ "$e" = again ] && r=ok || r=bad
 check "pch: a parse with an error is done again without the PCH" $r "pch-error.c: '$e'"
+why() { awk -F '\t' -v f="$2" '$3 == f { print $4 }' "$1"; }
+w=$(why "$D/pch.times" drivers/char/pch-knob.c)/$(why "$D/pch.times" drivers/char/pch-error.c)
+[ "$w" = "#defines POLLTAX_PCH_KNOB before an #include/an error with the PCH" ] && r=ok || r=bad
+check "pch: --times says why a file parsed without the PCH" $r "'$w'"
+a=$(how "$D/pch.times" drivers/char/pch-arch.c)/$(why "$D/pch.times" drivers/char/pch-arch.c)
+[ "$a" = "plain/<asm/polltax-other-arch.h> not found" ] && r=ok || r=bad
+check "pch: a file with an #include that cannot be found goes without the PCH at once" $r "pch-arch.c: '$a'"
 o=$(awk -F '\t' '$2 != "plain"' "$D/nopch.times" | wc -l)
 [ "$o" -eq 0 ] && r=ok || r=bad
 check "pch: --no-pch parses every file on its own" $r "$o files otherwise"
@@ -94,8 +106,8 @@ check "pch: a stale PCH directory is removed by the next run" $r
 if XDG_CACHE_HOME=$D/cache-floor "$POLLTAX" parse-floor -j 2 --times "$D/floor.times" "$T" >"$D/floor.out" 2>&1; then
 	cut -f2,3 "$D/floor.times" | sort >"$D/floor.how"
 	cut -f2,3 "$D/pch.times" | sort >"$D/pch.how"
-	cmp -s "$D/floor.how" "$D/pch.how" && grep -q '^76 files parsed in' "$D/floor.out" && r=ok || r=bad
-	check "pch: parse-floor parses the same 76 files the same ways" $r \
+	cmp -s "$D/floor.how" "$D/pch.how" && grep -q '^77 files parsed in' "$D/floor.out" && r=ok || r=bad
+	check "pch: parse-floor parses the same 77 files the same ways" $r \
 		"$(cat "$D/floor.out"; diff "$D/floor.how" "$D/pch.how" | head -5)"
 else
 	check "pch: parse-floor" bad "$(cat "$D/floor.out")"
@@ -112,5 +124,16 @@ run touched-cold "$D/cache-cold" --times /dev/null || true
 [ "$t" = "$(printf 'plain\tdrivers/char/pch-knob.c')" ] && same_outputs "$D/touched" "$D/touched-cold" >/dev/null &&
 	r=ok || r=bad
 check "pch: one changed file is parsed alone, outputs as a cold scan's" $r "parsed: '$t'"
+
+# the headers of a PCH are one dependency set shared by its files' entries:
+# a change to one of them makes every file that used it parse again
+nsets=$(find "$D/cache-pch/polltax/facts/sets" -name '*.json' 2>/dev/null | wc -l)
+echo '/* changed */' >>"$h"
+run header "$D/cache-pch" --times "$D/header.times" || true
+run header-cold "$D/cache-cold2" --times /dev/null || true
+np=$(wc -l <"$D/header.times")
+[ "$nsets" -ge 1 ] && [ "$np" -ge 70 ] && same_outputs "$D/header" "$D/header-cold" >/dev/null && r=ok || r=bad
+check "pch: a changed precompiled header makes its files parse again ($np parsed, $nsets sets)" $r \
+	"$nsets dependency sets, $np files parsed"
 
 echo "RESULT $passed $failed"

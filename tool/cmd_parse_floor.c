@@ -54,7 +54,9 @@ int cmd_parse_floor(int argc, char **argv)
 			     "scan --no-pch' does.  --list prints the files instead (for running\n"
 			     "another tool on them).  --times FILE writes a line per file there:\n"
 			     "seconds, how it was parsed (pch, plain, or again: with the PCH, then\n"
-			     "without because of an error), file.");
+			     "without because of an error), file, and why it was not parsed with a\n"
+			     "precompiled header (\"#defines DEBUG before an #include\", \"<asm/vio.h>\n"
+			     "not found\", ...), tab-separated.");
 			return 0;
 		} else {
 			return EXIT_USAGE;

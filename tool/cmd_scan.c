@@ -40,6 +40,7 @@ static const char usage[] =
 "                       for checking that the facts are the same)\n"
 "      --times FILE     write each parsed file's seconds there, with how it\n"
 "                       was parsed (pch, plain, again: see polltax parse-floor)\n"
+"                       and why not with a precompiled header\n"
 "      --timeout SEC    give up on one file after SEC seconds (default: 300)\n"
 "  -q, --quiet          no progress output\n"
 "  -h, --help           this text\n"

@@ -34,13 +34,26 @@ struct finfo {
 	struct strvec early;	/* macros #defined or #undef'd before the last #include */
 };
 
+/*
+ * The words of the headers of a group's PCH, to tell whether a macro is
+ * mentioned there: every maximal run of [A-Za-z0-9_], sorted, and the
+ * names given a default somewhere ("#ifndef NAME" then "#define NAME").
+ */
+struct words {
+	char **w;
+	size_t n;
+	char **dflt;
+	size_t nd;
+};
+
 struct group {
 	struct strvec defs;	/* the -D flags of its files (their Makefile's) */
 	size_t nfiles;
 	struct strvec hdrs;	/* the headers precompiled, in order */
 	struct strvec deps;	/* every file the PCH read */
 	char *pch;		/* NULL: not built */
-	char *text;		/* the deps' text, read when a macro must be looked up */
+	struct words words;	/* the deps' words, read when a macro must be looked up */
+	bool words_read;
 };
 
 struct pch {
@@ -49,6 +62,7 @@ struct pch {
 	struct group *g;
 	size_t ng;
 	int *use;		/* per file: its group, or -1 */
+	char **why;		/* per file without a PCH: why */
 	size_t n;
 };
 
@@ -354,33 +368,96 @@ static void build_all(struct pch *p, const struct strvec *args, int jobs)
 	free(pids);
 }
 
-/* Is NAME a word of TEXT, other than as a default ("#ifndef NAME" then "#define NAME")? */
-static bool mentioned(const char *text, const char *name)
+static int by_str(const void *a, const void *b)
 {
-	size_t n = strlen(name);
-	char *dflt = xasprintf("#ifndef %s\n#define %s", name, name);
-	bool found = false;
-
-	if (strstr(text, dflt)) {
-		free(dflt);
-		return false;
-	}
-	free(dflt);
-	for (const char *s = strstr(text, name); s && !found; s = strstr(s + 1, name)) {
-		bool before = s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '_');
-		bool after = isalnum((unsigned char)s[n]) || s[n] == '_';
-
-		found = !before && !after;
-	}
-	return found;
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static const char *group_text(struct group *g)
+static bool is_word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Sort V[0..*N) and drop the repeats. */
+static void sort_unique(char **v, size_t *n)
+{
+	size_t k = 0;
+
+	if (!*n)
+		return;
+	qsort(v, *n, sizeof(*v), by_str);
+	for (size_t i = 1; i < *n; i++) {
+		if (strcmp(v[i], v[k]))
+			v[++k] = v[i];
+		else
+			free(v[i]);
+	}
+	*n = k + 1;
+}
+
+static void words_of(const char *text, struct words *ws)
+{
+	size_t alloc = 0, dalloc = 0;
+	static const char ifndef[] = "#ifndef ", define[] = "\n#define ";
+
+	for (const char *s = text; *s; ) {
+		size_t k = 0;
+
+		while (*s && !is_word_char(*s))
+			s++;
+		while (is_word_char(s[k]))
+			k++;
+		if (!k)
+			break;
+		if (ws->n == alloc) {
+			alloc = alloc * 2 + 4096;
+			ws->w = xrealloc(ws->w, alloc * sizeof(*ws->w));
+		}
+		ws->w[ws->n++] = xstrndup(s, k);
+		s += k;
+	}
+	sort_unique(ws->w, &ws->n);
+	for (const char *s = strstr(text, ifndef); s; s = strstr(s + 1, ifndef)) {
+		const char *name = s + sizeof(ifndef) - 1;
+		size_t k = 0;
+
+		while (is_word_char(name[k]))
+			k++;
+		if (!k || strncmp(name + k, define, sizeof(define) - 1) ||
+		    strncmp(name + k + sizeof(define) - 1, name, k))
+			continue;
+		if (ws->nd == dalloc) {
+			dalloc = dalloc * 2 + 64;
+			ws->dflt = xrealloc(ws->dflt, dalloc * sizeof(*ws->dflt));
+		}
+		ws->dflt[ws->nd++] = xstrndup(name, k);
+	}
+	sort_unique(ws->dflt, &ws->nd);
+}
+
+static void words_free(struct words *ws)
+{
+	for (size_t i = 0; i < ws->n; i++)
+		free(ws->w[i]);
+	for (size_t i = 0; i < ws->nd; i++)
+		free(ws->dflt[i]);
+	free(ws->w);
+	free(ws->dflt);
+	memset(ws, 0, sizeof(*ws));
+}
+
+static bool in_sorted(char *const *v, size_t n, const char *s)
+{
+	return n && bsearch(&s, v, n, sizeof(*v), by_str) != NULL;
+}
+
+/* The words of group G's headers (read once). */
+static const struct words *group_words(struct group *g)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (g->text)
-		return g->text;
+	if (g->words_read)
+		return &g->words;
 	for (size_t i = 0; i < g->deps.n; i++) {
 		char *buf;
 		size_t len;
@@ -391,8 +468,74 @@ static const char *group_text(struct group *g)
 		sb_addc(&sb, '\n');
 		free(buf);
 	}
-	g->text = sb.buf ? sb_detach(&sb) : xstrdup("");
-	return g->text;
+	words_of(sb.buf ? sb.buf : "", &g->words);
+	sb_release(&sb);
+	g->words_read = true;
+	return &g->words;
+}
+
+/* Do group G's headers mention macro NAME, other than to give it a default? */
+static bool mentioned(struct group *g, const char *name)
+{
+	const struct words *ws = group_words(g);
+
+	return !in_sorted(ws->dflt, ws->nd, name) && in_sorted(ws->w, ws->n, name);
+}
+
+/* Is "-DNAME" or "-DNAME=..." flag D about macro NAME of flag E too? */
+static bool same_macro(const char *d, const char *e)
+{
+	size_t n = strcspn(d + 2, "="), m = strcspn(e + 2, "=");
+
+	return n == m && !strncmp(d + 2, e + 2, n);
+}
+
+/*
+ * A group whose PCH a file with the -D flags DEFS ("\n-DA\n-DB=1") may
+ * use: the group's own -D flags are all among DEFS, and the headers of its
+ * PCH mention none of the others, so they read the same with or without
+ * them (clang adds a command-line macro a PCH does not have to the
+ * predefines).  The largest such group, or -1.
+ */
+static int host_group(struct pch *p, const char *defs)
+{
+	struct strvec fd = STRVEC_INIT;
+	int best = -1;
+
+	for (const char *s = defs; *s; ) {
+		size_t k;
+
+		s += *s == '\n';
+		k = strcspn(s, "\n");
+		if (k)
+			sv_pushf(&fd, "%.*s", (int)k, s);
+		s += k;
+	}
+	for (size_t gi = 0; gi < p->ng; gi++) {
+		struct group *g = &p->g[gi];
+		bool ok = g->pch != NULL;
+
+		for (size_t k = 0; k < g->defs.n && ok; k++)
+			ok = sv_contains(&fd, g->defs.v[k]);
+		for (size_t k = 0; k < fd.n && ok; k++) {
+			bool own = false;
+
+			for (size_t j = 0; j < g->defs.n && !own; j++)
+				own = same_macro(fd.v[k], g->defs.v[j]);
+			if (!own) {
+				char *name = xstrndup(fd.v[k] + 2, strcspn(fd.v[k] + 2, "="));
+
+				ok = !mentioned(g, name);
+				free(name);
+			} else {
+				ok = sv_contains(&g->defs, fd.v[k]);
+			}
+		}
+		if (ok && (best < 0 || g->nfiles > p->g[best].nfiles))
+			best = (int)gi;
+	}
+	sv_clear(&fd);
+	return best;
 }
 
 struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const *files,
@@ -492,10 +635,8 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (fg[i] < 0) {
-			fg[i] = -1;
+		if (!want[i])
 			continue;
-		}
 		char *abs = path_join(t->root, files[i]);
 
 		{
@@ -505,7 +646,8 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 			sv_clear(&seen);
 		}
 		free(abs);
-		p->g[fg[i]].nfiles++;
+		if (fg[i] >= 0)
+			p->g[fg[i]].nfiles++;
 	}
 	p->dir = xasprintf("%s/%d", top, (int)getpid());
 	free(top);
@@ -540,6 +682,20 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 		build_all(p, &hargs, jobs > 0 ? jobs : 1);
 	}
 
+	/* a file of a group too small for a PCH may use another group's */
+	p->why = xcalloc(n, sizeof(*p->why));
+	for (size_t i = 0; i < n; i++) {
+		if (!want[i] || fg[i] >= 0)
+			continue;
+		if (cleanup_at_exit == p)
+			fg[i] = host_group(p, defs[i]);
+		if (fg[i] < 0) {
+			p->why[i] = xasprintf("-D flags of fewer than %d files:%s", PCH_MIN_FILES, defs[i]);
+			for (char *c = p->why[i]; *c; c++)
+				*c = *c == '\n' ? ' ' : *c;
+		}
+	}
+
 	/* which files may use their group's PCH */
 	for (size_t i = 0; i < n; i++) {
 		struct group *g;
@@ -550,18 +706,30 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 		g = &p->g[fg[i]];
 		if (!g->pch) {
 			fg[i] = -1;
+			p->why[i] = xstrdup("its group's PCH was not built");
 			continue;
 		}
 		for (size_t k = 0; k < fi[i].early.n && ok; k++)
-			ok = !mentioned(group_text(g), fi[i].early.v[k]);
+			if (mentioned(g, fi[i].early.v[k])) {
+				p->why[i] = xasprintf("#defines %s before an #include", fi[i].early.v[k]);
+				ok = false;
+			}
+		/*
+		 * an #include that cannot be found (another architecture's
+		 * header) is an error with the PCH, and the parse would be
+		 * done again without it: go without it at once
+		 */
+		for (size_t k = 0; k < fi[i].hdrs.n && ok; k++)
+			if (!header_found(args[i], fi[i].hdrs.v[k])) {
+				p->why[i] = xasprintf("<%s> not found", fi[i].hdrs.v[k]);
+				ok = false;
+			}
 		if (!ok)
 			fg[i] = -1;
 		nuse += ok;
 	}
-	for (size_t gi = 0; gi < p->ng; gi++) {
-		free(p->g[gi].text);
-		p->g[gi].text = NULL;
-	}
+	for (size_t gi = 0; gi < p->ng; gi++)
+		words_free(&p->g[gi].words);
 	if (!quiet) {
 		size_t built = 0;
 
@@ -611,6 +779,11 @@ bool pch_args(const struct pch *p, size_t i, const struct strvec *plain, struct 
 	return true;
 }
 
+const char *pch_why(const struct pch *p, size_t i)
+{
+	return p && i < p->n && p->why ? p->why[i] : NULL;
+}
+
 const struct strvec *pch_headers(const struct pch *p, size_t i)
 {
 	return p && i < p->n && p->use[i] >= 0 ? &p->g[p->use[i]].deps : NULL;
@@ -631,12 +804,15 @@ void pch_free(struct pch *p)
 		cleanup_at_exit = NULL;
 	for (size_t gi = 0; gi < p->ng; gi++) {
 		free(p->g[gi].pch);
-		free(p->g[gi].text);
+		words_free(&p->g[gi].words);
 		sv_clear(&p->g[gi].hdrs);
 		sv_clear(&p->g[gi].defs);
 		sv_clear(&p->g[gi].deps);
 	}
 	free(p->g);
+	for (size_t i = 0; p->why && i < p->n; i++)
+		free(p->why[i]);
+	free(p->why);
 	free(p->use);
 	free(p->dir);
 	free(p);

@@ -41,6 +41,9 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
  */
 bool pch_args(const struct pch *p, size_t i, const struct strvec *plain, struct strvec *out);
 
+/* Why file I parses without a PCH (NULL: it has one, or no PCH was planned). */
+const char *pch_why(const struct pch *p, size_t i);
+
 /* The headers inside file I's PCH (absolute paths), for its cache entry. */
 const struct strvec *pch_headers(const struct pch *p, size_t i);
 

@@ -8,8 +8,9 @@
  * file only (it becomes "unknown" with the reason); the headers most files
  * share are precompiled first (pch.c).  Facts are cached under
  * $CACHE/facts keyed by FACTS_VERSION, the file's bytes and its flags;
- * an entry also lists the headers the parse read with their size and mtime,
- * and is used only while they are unchanged.  Entries are written to a
+ * an entry also lists the headers the parse read with their size and mtime
+ * (those of a precompiled header as a shared set, facts/sets/), and is
+ * used only while they are unchanged.  Entries are written to a
  * temporary name and renamed, so an interrupted run leaves a valid cache.
  */
 #define _GNU_SOURCE
@@ -35,7 +36,7 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "7"
+#define FACTS_VERSION "8"
 
 
 struct unit {
@@ -117,6 +118,77 @@ static json_t *dep_stats(json_t *deplist)
 			json_object_set(o, p, s);
 	}
 	return o;
+}
+
+/*
+ * The headers of a PCH are dependencies of every file parsed with it: they
+ * are stored once, as a dependency set (facts/sets/KEY.json: path ->
+ * stat, KEY its hash), that the entries name.  A warm run checks each set
+ * once.
+ */
+static char *set_path(const char *key)
+{
+	return xasprintf("%s/facts/sets/%s.json", cache_root(), key);
+}
+
+static json_t *sets_written;	/* this worker's: key -> true */
+
+static char *dep_set(const struct strvec *h)
+{
+	json_t *list = json_array(), *st;
+	char *dump, *key, *path;
+
+	for (size_t k = 0; h && k < h->n; k++)
+		json_array_append_new(list, json_string(h->v[k]));
+	st = dep_stats(list);
+	json_decref(list);
+	dump = json_dumps(st, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(st);
+	if (!dump)
+		return NULL;
+	key = xasprintf("%016llx", (unsigned long long)XXH64(dump, strlen(dump), 0));
+	if (!sets_written)
+		sets_written = json_object();
+	if (!json_object_get(sets_written, key)) {
+		char *dir;
+
+		path = set_path(key);
+		dir = xstrdup(path);
+		*strrchr(dir, '/') = '\0';
+		mkdir_p(dir);
+		if (!is_file(path) && write_file_atomic(path, dump, strlen(dump)) < 0) {
+			free(key);
+			key = NULL;
+		} else {
+			json_object_set_new(sets_written, key, json_true());
+		}
+		free(dir);
+		free(path);
+	}
+	free(dump);
+	return key;
+}
+
+/* Is dependency set KEY as it was?  SETS memoizes the answer by key. */
+static bool set_current(const char *key, json_t *sets, json_t *stats)
+{
+	json_t *known = json_object_get(sets, key), *set;
+	char *path, *buf;
+	size_t len;
+	bool ok = false;
+
+	if (known)
+		return json_is_true(known);
+	path = set_path(key);
+	if (read_file(path, &buf, &len) == 0) {
+		set = json_loadb(buf, len, 0, NULL);
+		ok = json_is_object(set) && deps_current(set, stats);
+		json_decref(set);
+		free(buf);
+	}
+	free(path);
+	json_object_set_new(sets, key, json_boolean(ok));
+	return ok;
 }
 
 /*
@@ -207,10 +279,14 @@ static int parse_unit(const struct pool *pl, size_t i)
 		entry = json_pack("{s:o}", "failure", jstr(err ? err : "libclang failed"));
 	} else {
 		json_t *deps = json_object_get(facts, "deps");
+		char *set = NULL;
 
 		if (with_pch) {
-			/* the headers inside the PCH are this file's too; the PCH itself goes away */
-			const struct strvec *h = pch_headers(pl->pch, i);
+			/*
+			 * the headers inside the PCH are this file's too (one
+			 * set shared by the files of the PCH); the PCH itself
+			 * goes away
+			 */
 			const char *pd = pch_dir(pl->pch);
 			size_t k;
 			json_t *d;
@@ -218,10 +294,12 @@ static int parse_unit(const struct pool *pl, size_t i)
 			json_array_foreach(deps, k, d)
 				if (!strncmp(json_string_value(d), pd, strlen(pd)))
 					json_array_remove(deps, k--);
-			for (k = 0; h && k < h->n; k++)
-				json_array_append_new(deps, json_string(h->v[k]));
+			set = dep_set(pch_headers(pl->pch, i));
 		}
 		entry = json_pack("{s:O, s:o}", "facts", facts, "deps", dep_stats(deps));
+		if (set)
+			json_object_set_new(entry, "dep_set", json_string(set));
+		free(set);
 		json_object_del(json_object_get(entry, "facts"), "deps");
 		json_decref(facts);
 	}
@@ -287,7 +365,7 @@ struct slot {
 	int files;
 };
 
-static void slot_start(struct slot *sl, struct pollfd *pfd, int jobs, int s, const struct pool *pl)
+static void slot_start(struct slot *sl, struct pollfd *pfd, size_t *ord, int jobs, int s, const struct pool *pl)
 {
 	int sv[2];
 
@@ -307,6 +385,7 @@ static void slot_start(struct slot *sl, struct pollfd *pfd, int jobs, int s, con
 		/* the scan's, not the worker's (valgrind checks each worker) */
 		free(sl);
 		free(pfd);
+		free(ord);
 		worker(pl, sv[1]);
 	}
 	close(sv[1]);
@@ -328,6 +407,47 @@ static int slot_stop(struct slot *sl, int s)
 	return status;
 }
 
+/*
+ * The order of the parses: the longest first, so that no long one is left
+ * for the end with the other workers idle.  A file's size is the guess; a
+ * file parsed without a PCH costs about eight times as much.
+ */
+struct cost {
+	size_t unit;
+	double guess;
+};
+
+static int by_cost(const void *a, const void *b)
+{
+	const struct cost *x = a, *y = b;
+
+	if (x->guess != y->guess)
+		return x->guess > y->guess ? -1 : 1;
+	return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+static size_t *parse_order(const struct pool *pl)
+{
+	struct cost *c = xcalloc(pl->n ? pl->n : 1, sizeof(*c));
+	size_t *ord = xcalloc(pl->n ? pl->n : 1, sizeof(*ord));
+
+	for (size_t i = 0; i < pl->n; i++) {
+		char *abs = path_join(pl->t->root, pl->u[i].rel);
+		struct stat st;
+
+		c[i].unit = i;
+		c[i].guess = stat(abs, &st) == 0 ? (double)st.st_size : 0;
+		if (pl->pch && !pch_headers(pl->pch, i))
+			c[i].guess *= 8;
+		free(abs);
+	}
+	qsort(c, pl->n, sizeof(*c), by_cost);
+	for (size_t i = 0; i < pl->n; i++)
+		ord[i] = c[i].unit;
+	free(c);
+	return ord;
+}
+
 /* Parse every unit that is compiled and not cached, -j at a time. */
 static void run_workers(const struct pool *pl, const struct scan_opts *o)
 {
@@ -335,6 +455,7 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 	struct slot *sl = xcalloc((size_t)jobs, sizeof(*sl));
 	struct pollfd *pfd = xcalloc((size_t)jobs, sizeof(*pfd));
 	struct unit *u = pl->u;
+	size_t *ord = parse_order(pl);
 	size_t next = 0, done = 0, todo = 0, running = 0;
 	double t0 = now_seconds();
 	FILE *times = o->times ? fopen(o->times, "w") : NULL;
@@ -349,20 +470,20 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 
 			if (sl[s].busy)
 				continue;
-			while (next < pl->n && (!u[next].compiled || u[next].cached))
+			while (next < pl->n && (!u[ord[next]].compiled || u[ord[next]].cached))
 				next++;
 			if (next == pl->n)
 				break;
 			if (!sl[s].pid)
-				slot_start(sl, pfd, jobs, s, pl);
-			i = next;
+				slot_start(sl, pfd, ord, jobs, s, pl);
+			i = ord[next];
 			if (send(sl[s].fd, &i, sizeof(i), MSG_NOSIGNAL) != (ssize_t)sizeof(i)) {
 				/* died between two files: a new one takes the file */
 				slot_stop(sl, s);
 				s--;
 				continue;
 			}
-			sl[s].unit = next++;
+			sl[s].unit = ord[next++];
 			sl[s].since = now_seconds();
 			sl[s].busy = true;
 			running++;
@@ -415,7 +536,9 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 				}
 			}
 			if (times)
-				fprintf(times, "%.3f\t%s\t%s\n", now_seconds() - sl[s].since, how_name[how], x->rel);
+				fprintf(times, "%.3f\t%s\t%s\t%s\n", now_seconds() - sl[s].since, how_name[how], x->rel,
+					how == HOW_AGAIN ? "an error with the PCH"
+					: pch_why(pl->pch, sl[s].unit) ? pch_why(pl->pch, sl[s].unit) : "");
 			running--;
 			done++;
 			progress(o, done, todo, t0, x->rel);
@@ -430,6 +553,7 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 		die("cannot write '%s': %s", o->times, strerror(errno));
 	free(sl);
 	free(pfd);
+	free(ord);
 }
 
 /* Parse the units to parse, with the PCHs worth building. */
@@ -487,18 +611,26 @@ double scan_parse_floor(const struct tree *t, const struct scan_opts *o, size_t 
 	return t0;
 }
 
-static void load_entry(struct unit *u, json_t *stats, bool check_deps)
+static void load_entry(struct unit *u, json_t *stats, json_t *sets, bool check_deps)
 {
-	json_error_t je;
-	json_t *e = json_load_file(u->cache, 0, &je);
+	json_t *e, *set;
+	char *buf;
+	size_t len;
 
+	if (read_file(u->cache, &buf, &len) < 0)
+		return;
+	e = json_loadb(buf, len, 0, NULL);
+	free(buf);
 	if (!e)
 		return;
+	set = json_object_get(e, "dep_set");
 	if (json_object_get(e, "failure")) {
 		if (!u->failure)
 			u->failure = xstrdup(json_string_value(json_object_get(e, "failure")));
 		u->cached = true;
-	} else if (!check_deps || deps_current(json_object_get(e, "deps"), stats)) {
+	} else if (!check_deps ||
+		   (deps_current(json_object_get(e, "deps"), stats) &&
+		    (!set || (json_is_string(set) && set_current(json_string_value(set), sets, stats))))) {
 		u->facts = json_incref(json_object_get(e, "facts"));
 		u->cached = true;
 	}
@@ -511,7 +643,7 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	struct flags fl;
 	struct unit *u;
 	char *self = xstrdup(FACTS_VERSION), *fp;
-	json_t *stats = json_object(), *tus = json_array(), *result, *cocci = NULL;
+	json_t *stats = json_object(), *sets = json_object(), *tus = json_array(), *result, *cocci = NULL;
 	json_t *failed = json_array(), *notcomp = json_array(), *skip = json_array();
 	size_t nparsed = 0, ncached = 0;
 	double t0 = now_seconds();
@@ -545,7 +677,7 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 		u[i].cache = cache_path(u[i].key);
 		XXH64_freeState(h);
 		if (u[i].compiled && !o->no_cache)
-			load_entry(&u[i], stats, true);
+			load_entry(&u[i], stats, sets, true);
 		ncached += u[i].cached;
 		free(abs);
 	}
@@ -557,7 +689,7 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 		}
 		/* a worker that died wrote nothing: an entry there is an older, stale one */
 		if (!u[i].cached && !u[i].failure)
-			load_entry(&u[i], stats, false);
+			load_entry(&u[i], stats, sets, false);
 		if (u[i].facts) {
 			json_array_append(tus, u[i].facts);
 			nparsed++;
@@ -596,6 +728,7 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	free(u);
 	json_decref(tus);
 	json_decref(stats);
+	json_decref(sets);
 	json_decref(cocci);
 	sv_clear(&files);
 	sv_clear(&skipped);
