@@ -131,41 +131,47 @@ static char *set_path(const char *key)
 	return xasprintf("%s/facts/sets/%s.json", cache_root(), key);
 }
 
-static json_t *sets_written;	/* this worker's: key -> true */
+static json_t *sets_written;	/* this worker's: the set of headers H (by address) -> its key */
 
+/* The key of the dependency set of headers H, written if new; NULL if it cannot be. */
 static char *dep_set(const struct strvec *h)
 {
-	json_t *list = json_array(), *st;
-	char *dump, *key, *path;
+	json_t *list, *st, *known;
+	char *dump, *key = NULL, *path, *addr = xasprintf("%p", (const void *)h);
 
+	if (!sets_written)
+		sets_written = json_object();
+	known = json_object_get(sets_written, addr);
+	if (known) {
+		free(addr);
+		return xstrdup(json_string_value(known));
+	}
+	list = json_array();
 	for (size_t k = 0; h && k < h->n; k++)
 		json_array_append_new(list, json_string(h->v[k]));
 	st = dep_stats(list);
 	json_decref(list);
 	dump = json_dumps(st, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(st);
-	if (!dump)
-		return NULL;
-	key = xasprintf("%016llx", (unsigned long long)XXH64(dump, strlen(dump), 0));
-	if (!sets_written)
-		sets_written = json_object();
-	if (!json_object_get(sets_written, key)) {
+	if (dump) {
 		char *dir;
 
+		key = xasprintf("%016llx", (unsigned long long)XXH64(dump, strlen(dump), 0));
 		path = set_path(key);
 		dir = xstrdup(path);
 		*strrchr(dir, '/') = '\0';
 		mkdir_p(dir);
-		if (!is_file(path) && write_file_atomic(path, dump, strlen(dump)) < 0) {
+		if (is_file(path) || write_file_atomic(path, dump, strlen(dump)) == 0) {
+			json_object_set_new(sets_written, addr, json_string(key));
+		} else {
 			free(key);
 			key = NULL;
-		} else {
-			json_object_set_new(sets_written, key, json_true());
 		}
 		free(dir);
 		free(path);
+		free(dump);
 	}
-	free(dump);
+	free(addr);
 	return key;
 }
 
@@ -295,6 +301,13 @@ static int parse_unit(const struct pool *pl, size_t i)
 				if (!strncmp(json_string_value(d), pd, strlen(pd)))
 					json_array_remove(deps, k--);
 			set = dep_set(pch_headers(pl->pch, i));
+			if (!set) {
+				/* no set written: the entry lists the headers itself */
+				const struct strvec *h = pch_headers(pl->pch, i);
+
+				for (k = 0; h && k < h->n; k++)
+					json_array_append_new(deps, json_string(h->v[k]));
+			}
 		}
 		entry = json_pack("{s:O, s:o}", "facts", facts, "deps", dep_stats(deps));
 		if (set)
