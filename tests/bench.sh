@@ -8,17 +8,22 @@
 # is reused, the fact cache is not):
 #   parse floor        libclang parses the same translation units with the
 #                      same flags, precompiled headers and worker processes,
-#                      and does nothing else (polltax parse-floor)
+#                      and does nothing else (polltax parse-floor; its own
+#                      count of the parse, PCH builds included: the process
+#                      also finds and reads the files, which is not parsing)
 #   parse, no PCH      the same, each file parsed on its own (--no-pch)
-#   scan cold          polltax scan --no-cocci with an empty fact cache
-#                      (the floor and the cold scan run twice, alternately;
-#                      the better time of each is kept, with its peak)
+#   scan cold          polltax scan --no-cocci with an empty cache (no facts,
+#                      no prefilter), the whole process
 #   scan warm          nothing changed
 #   scan touched       one candidate file's contents changed (a comment added)
 #   cocci only         cocci/classify.cocci alone over the same files, same -j,
 #                      as the scan runs it (--no-includes: no header read)
 #   cocci, includes    the same reading each file's own #includes
 #                      (--all-includes), closer to what the scan sees
+# The floor, the cold scan and Coccinelle only run twice each, in turn
+# (floor, cold, cocci, floor, cold, cocci), and the better time of each is
+# kept, with its peak: on a shared machine times move by 10% and more
+# within minutes, and each contender gets the same two chances.
 # with the peak memory of each: the largest sum of the resident sizes of
 # all its processes, sampled every 0.2 s (shared pages counted in each
 # process, so an upper bound).  Writes OUT/bench.md and prints it.
@@ -63,27 +68,37 @@ measure() {	# NAME CMD...: seconds and peak KiB into $W/NAME.time
 	echo "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') $peak" >"$W/$name.time"
 }
 
+parse_only() {	# NAME: a parse-floor run's time is its own count of the parse ("N files parsed in S s")
+	awk 'NR == FNR { if ($3 == "parsed" && $4 == "in") s = $5; next } s != "" { print s, $2 }' \
+		"$W/$1.log" "$W/$1.time" >"$W/$1.t"
+	[ -s "$W/$1.t" ] || { echo "bench: $1 did not say how long it parsed:"; tail -3 "$W/$1.log"; exit 1; }
+	mv "$W/$1.t" "$W/$1.time"
+}
+
 export XDG_CACHE_HOME="$W/cache"
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-# the floor and the cold scan, twice each, one after the other: the
-# better of two (times move by 10% on a shared machine)
-measure floor1 "$POLLTAX" parse-floor -j "$JOBS" --build "$BUILDDIR" "$TREE"
-measure cold1 "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
-rm -rf "$XDG_CACHE_HOME/polltax/facts"
-measure floor2 "$POLLTAX" parse-floor -j "$JOBS" --build "$BUILDDIR" "$TREE"
-measure cold2 "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
-for r in floor cold; do
+cd "$TREE"	# the Coccinelle runs work from inside the tree (every other path is absolute)
+set -- --sp-file "$TOP/cocci/classify.cocci" -D facts --very-quiet --no-show-diff --ifdef-to-if \
+	--macro-file "$TOP/cocci/classify-macros.h" --timeout 60 --jobs "$JOBS" --chunksize 1 --file-groups "$W/groups"
+# the floor, the cold scan and Coccinelle alone, twice each, in turn: the
+# better of two for each (times move by 10% on a shared machine)
+for round in 1 2; do
+	rm -rf "$XDG_CACHE_HOME/polltax"	# facts, prefilter: all of the cache (the build is --build)
+	measure floor$round "$POLLTAX" parse-floor -j "$JOBS" --build "$BUILDDIR" "$TREE"
+	parse_only floor$round
+	rm -rf "$XDG_CACHE_HOME/polltax"
+	measure cold$round "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
+	measure cocci$round spatch "$@" --no-includes
+done
+for r in floor cold cocci; do
 	sort -n "$W/${r}1.time" "$W/${r}2.time" | head -n 1 >"$W/$r.time"
 done
 measure floor_nopch "$POLLTAX" parse-floor --no-pch -j "$JOBS" --build "$BUILDDIR" "$TREE"
+parse_only floor_nopch
 measure warm "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
 one=$("$POLLTAX" list "$W/out" | awk -F '\t' '$6 == "yes" { print $1; exit }')
 { cat "$TREE/$one"; echo "/* polltax bench */"; } >"$TREE/$one.new" && mv "$TREE/$one.new" "$TREE/$one"
 measure touched "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
-cd "$TREE"
-set -- --sp-file "$TOP/cocci/classify.cocci" -D facts --very-quiet --no-show-diff --ifdef-to-if \
-	--macro-file "$TOP/cocci/classify-macros.h" --timeout 60 --jobs "$JOBS" --chunksize 1 --file-groups "$W/groups"
-measure cocci spatch "$@" --no-includes
 measure cocci_inc spatch "$@" --all-includes -I include -I arch/x86/include -I "$BUILDDIR/arch/x86/include/generated" \
 	-I include/uapi -I arch/x86/include/uapi -I "$BUILDDIR/arch/x86/include/generated/uapi" -I "$BUILDDIR/include"
 
@@ -102,8 +117,9 @@ ratio() { awk -v a="$(sec "$1")" -v b="$(sec "$2")" 'BEGIN { printf "%.2f", a / 
 	echo "| Coccinelle only, reading #includes (--all-includes) | $(sec cocci_inc) | $(mib cocci_inc) | scan cold = $(ratio cold cocci_inc) x this |"
 	echo
 	echo "$(uname -m), $(nproc) CPUs, -j $JOBS, $(basename "$KERNEL"), $(wc -l <"$W/files") candidate files," \
-		"$(date -u +%Y-%m-%d); load average before: $load; floor and cold: the better of" \
-		"$(cut -d' ' -f1 "$W/floor1.time") and $(cut -d' ' -f1 "$W/floor2.time") s," \
-		"$(cut -d' ' -f1 "$W/cold1.time") and $(cut -d' ' -f1 "$W/cold2.time") s"
+		"$(date -u +%Y-%m-%d); load average before: $load; the better of two runs, in turn:" \
+		"floor $(cut -d' ' -f1 "$W/floor1.time") and $(cut -d' ' -f1 "$W/floor2.time") s," \
+		"cold $(cut -d' ' -f1 "$W/cold1.time") and $(cut -d' ' -f1 "$W/cold2.time") s," \
+		"Coccinelle $(cut -d' ' -f1 "$W/cocci1.time") and $(cut -d' ' -f1 "$W/cocci2.time") s"
 } >"$OUT/bench.md"
 cat "$OUT/bench.md"

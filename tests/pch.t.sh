@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Suite: precompiled headers and worker processes of the scan (tool/pch.c,
-# tool/scan.c), on a copy of the fixture tree with three more drivers (77
+# tool/scan.c), on a copy of the fixture tree with five more drivers (79
 # files to parse: enough for precompiled headers to be built).
 #
 #  - the outputs of a cold scan with precompiled headers are byte-identical
 #    to those of --no-pch, and so are the cache entries' facts;
 #  - --times says how each file was parsed: with a PCH; without one when
 #    the file defines, before an #include, a macro the precompiled headers
-#    test (a copy of a fixture driver does so here) or has an #include that
+#    test (a copy of a fixture driver does so here; a copy whose macro the
+#    headers only name in a comment and a string keeps the PCH) or has an
+#    #include that
 #    cannot be found; again without one
 #    when the parse with it reported an error (a copy with an error);
 #  - no PCH file is left in the cache after the scan, and a stale PCH
@@ -39,10 +41,18 @@ cp -R "$TOP/tests/fixtures/tree" "$D/tree"
 T=$D/tree
 # a header the precompiled headers hold tests a macro ...
 h=$T/include/linux/fs.h
-printf '#ifdef POLLTAX_PCH_KNOB\nstruct polltax_pch_knob { int x; };\n#endif\n' >>"$h"
+# (after a character literal on the same line: the literal ends there)
+printf "#if 'a' && defined(POLLTAX_PCH_KNOB) /* it's tested */\nstruct polltax_pch_knob { int x; };\n#endif\n" >>"$h"
+# and names another only in prose: a comment, a string; and one only as
+# a macro's parameter, while the body of that macro names one more
+printf '/* POLLTAX_PCH_PROSE: only said here */\n#define POLLTAX_PCH_SAID "POLLTAX_PCH_PROSE" // POLLTAX_PCH_PROSE\n' >>"$h"
+printf '#define POLLTAX_PCH_USE(a, POLLTAX_PCH_PARAM) \\\n\t((POLLTAX_PCH_PARAM) + POLLTAX_PCH_BODY)\n' >>"$h"
 # ... which a copy of a driver defines before its #includes
 src=$T/drivers/char/single-static-global-wait.c
 { echo '#define POLLTAX_PCH_KNOB 1'; sed 's/fixrtc/fixknob/g' "$src"; } >"$T/drivers/char/pch-knob.c"
+{ printf '#define POLLTAX_PCH_PROSE 1\n#define POLLTAX_PCH_PARAM 2\n'; sed 's/fixrtc/fixprose/g' "$src"; } \
+	>"$T/drivers/char/pch-prose.c"
+{ echo '#define POLLTAX_PCH_BODY 1'; sed 's/fixrtc/fixbody/g' "$src"; } >"$T/drivers/char/pch-body.c"
 # and a copy with an error of its own
 { sed 's/fixrtc/fixerr/g' "$src"; echo 'static int fixerr_broken = undeclared_name;'; } >"$T/drivers/char/pch-error.c"
 # and one that includes a header this architecture does not have
@@ -78,6 +88,13 @@ check "pch: most files parse with a precompiled header ($npch)" $r "$(cut -f2 "$
 k=$(how "$D/pch.times" drivers/char/pch-knob.c)
 [ "$k" = plain ] && r=ok || r=bad
 check "pch: a file defining a macro the headers test before its #includes parses without" $r "pch-knob.c: '$k'"
+k=$(how "$D/pch.times" drivers/char/pch-prose.c)
+[ "$k" = pch ] && r=ok || r=bad
+check "pch: a macro the headers name only in a comment, a string or as a parameter keeps the PCH" $r \
+	"pch-prose.c: '$k'"
+k=$(how "$D/pch.times" drivers/char/pch-body.c)
+[ "$k" = plain ] && r=ok || r=bad
+check "pch: a macro named in the body of a header's macro does not" $r "pch-body.c: '$k'"
 e=$(how "$D/pch.times" drivers/char/pch-error.c)
 [ "$e" = again ] && r=ok || r=bad
 check "pch: a parse with an error is done again without the PCH" $r "pch-error.c: '$e'"
@@ -106,8 +123,8 @@ check "pch: a stale PCH directory is removed by the next run" $r
 if XDG_CACHE_HOME=$D/cache-floor "$POLLTAX" parse-floor -j 2 --times "$D/floor.times" "$T" >"$D/floor.out" 2>&1; then
 	cut -f2,3 "$D/floor.times" | sort >"$D/floor.how"
 	cut -f2,3 "$D/pch.times" | sort >"$D/pch.how"
-	cmp -s "$D/floor.how" "$D/pch.how" && grep -q '^77 files parsed in' "$D/floor.out" && r=ok || r=bad
-	check "pch: parse-floor parses the same 77 files the same ways" $r \
+	cmp -s "$D/floor.how" "$D/pch.how" && grep -q '^79 files parsed in' "$D/floor.out" && r=ok || r=bad
+	check "pch: parse-floor parses the same 79 files the same ways" $r \
 		"$(cat "$D/floor.out"; diff "$D/floor.how" "$D/pch.how" | head -5)"
 else
 	check "pch: parse-floor" bad "$(cat "$D/floor.out")"

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #define PCH_MIN_FILES 16	/* fewer files to parse than this: no PCH for them */
-#define PCH_SHARE 6		/* % of a group's files that must include a header */
+#define PCH_SHARE 3		/* % of a group's files that must include a header */
 
 struct finfo {
 	struct strvec hdrs;	/* #include <...> outside any #if, in order */
@@ -36,8 +36,10 @@ struct finfo {
 
 /*
  * The words of the headers of a group's PCH, to tell whether a macro is
- * mentioned there: every maximal run of [A-Za-z0-9_], sorted, and the
- * names given a default somewhere ("#ifndef NAME" then "#define NAME").
+ * mentioned there: the maximal runs of [A-Za-z0-9_] outside comments,
+ * literals and the parameters of function-like macros (code_only()) that
+ * are among the names a file may ask about (struct pch's asked), sorted, and those of them given a default somewhere ("#ifndef
+ * NAME" then "#define NAME").
  */
 struct words {
 	char **w;
@@ -62,6 +64,7 @@ struct pch {
 	struct group *g;
 	size_t ng;
 	int *use;		/* per file: its group, or -1 */
+	struct strvec asked;	/* sorted: every macro a file defines early or has a -D of */
 	char **why;		/* per file without a PCH: why */
 	size_t n;
 };
@@ -218,7 +221,10 @@ static int by_pos(const void *a, const void *b)
 	return strcmp(x->h, y->h);
 }
 
-/* The headers of group G: those PCH_SHARE % of its files include. */
+/*
+ * The headers of group G: those PCH_SHARE % of its files include, and at
+ * least two (in a small group, a header of one file is not shared).
+ */
 static void choose_headers(struct group *g, int gi, const struct finfo *fi, const int *fg, size_t n,
 			   const struct strvec *common)
 {
@@ -244,7 +250,7 @@ static void choose_headers(struct group *g, int gi, const struct finfo *fi, cons
 	if (nh)
 		qsort(hc, nh, sizeof(*hc), by_pos);
 	for (size_t j = 0; j < nh; j++)
-		if (hc[j].n * 100 >= PCH_SHARE * g->nfiles && header_found(common, hc[j].h))
+		if (hc[j].n >= 2 && hc[j].n * 100 >= PCH_SHARE * g->nfiles && header_found(common, hc[j].h))
 			sv_push(&g->hdrs, hc[j].h);
 	free(hc);
 }
@@ -395,13 +401,135 @@ static void sort_unique(char **v, size_t *n)
 	*n = k + 1;
 }
 
-static void words_of(const char *text, struct words *ws)
+#define MAX_PARAMS 64
+
+/*
+ * Blank, in TEXT (comments already blanked), the parameters of every
+ * function-like #define where they stand for themselves: in its parameter
+ * list and its body (to the end of the line and its backslash
+ * continuations).  A parameter is never looked up as a macro there, so
+ * "#define KMEM_CACHE_USERCOPY(__struct, __flags, __field)" does not
+ * mention a macro __field.  A body continued by a comment that spans lines
+ * keeps its later lines' words: more words, never fewer, than the truth.
+ */
+static void blank_macro_params(char *text)
+{
+	for (char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		char *s = l, *end;
+		struct { char *w; size_t n; } prm[MAX_PARAMS];
+		size_t np = 0;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s++ != '#')
+			continue;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (strncmp(s, "define", 6) || (s[6] != ' ' && s[6] != '\t'))
+			continue;
+		s += 6;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		while (is_word_char(*s))
+			s++;
+		if (*s != '(')	/* object-like: no parameters */
+			continue;
+		/* the logical line: up to a newline not preceded by a backslash */
+		for (end = s; *end && !(*end == '\n' && end[-1] != '\\'); end++)
+			;
+		for (s++; s < end && *s != ')' && np < MAX_PARAMS; ) {
+			if (is_word_char(*s)) {
+				prm[np].w = s;
+				while (is_word_char(*s))
+					s++;
+				prm[np].n = (size_t)(s - prm[np].w);
+				np++;
+			} else {
+				s++;
+			}
+		}
+		if (np == MAX_PARAMS)
+			continue;	/* (no macro has that many: leave it whole) */
+		for (size_t k = 0; k < np; k++)	/* the names, apart from the text they blank */
+			prm[k].w = xstrndup(prm[k].w, prm[k].n);
+		for (char *w = strchr(l, '('); w < end; ) {
+			size_t n = 0;
+
+			if (!is_word_char(*w)) {
+				w++;
+				continue;
+			}
+			while (is_word_char(w[n]))
+				n++;
+			for (size_t k = 0; k < np; k++)
+				if (prm[k].n == n && !memcmp(prm[k].w, w, n)) {
+					memset(w, ' ', n);
+					break;
+				}
+			w += n;
+		}
+		for (size_t k = 0; k < np; k++)
+			free(prm[k].w);
+		l = end - 1 >= l ? end - 1 : l;
+	}
+}
+
+/*
+ * TEXT with its comments and the insides of its string and character
+ * literals blanked (newlines kept): no macro is ever expanded there, and a
+ * word a header only says in prose ("the LSB of addr") must not keep a
+ * file that #defines LSB from the PCH.  A literal ends at its line's end
+ * at the latest (an apostrophe in #error prose blanks the rest of that
+ * line only); a "//" or "/ *" inside a literal starts nothing.
+ */
+static void blank_macro_params(char *text);
+
+static char *code_only(const char *text)
+{
+	char *out = xstrdup(text), *o = out;
+	const char *s = text;
+
+	while (*s) {
+		if (s[0] == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+
+			e = e ? e + 2 : s + strlen(s);
+			for (; s < e; s++, o++)
+				*o = *s == '\n' ? '\n' : ' ';
+		} else if (s[0] == '/' && s[1] == '/') {
+			while (*s && *s != '\n')
+				*o++ = ' ', s++;
+		} else if (*s == '"' || *s == '\'') {
+			char q = *s;
+
+			*o++ = *s++;
+			while (*s && *s != q && *s != '\n') {
+				if (*s == '\\' && s[1] && s[1] != '\n')
+					*o++ = ' ', s++;
+				*o++ = ' ', s++;
+			}
+			if (*s == q)
+				*o++ = *s++;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	blank_macro_params(out);
+	return out;
+}
+
+static bool in_sorted(char *const *v, size_t n, const char *s);
+
+static void words_of(const char *raw, const struct strvec *asked, struct words *ws)
 {
 	size_t alloc = 0, dalloc = 0;
 	static const char ifndef[] = "#ifndef ", define[] = "\n#define ";
+	char *text = code_only(raw);
 
-	for (const char *s = text; *s; ) {
+	/* (TEXT is ours: each word is cut out in place for the lookup) */
+	for (char *s = text; *s; ) {
 		size_t k = 0;
+		char end;
 
 		while (*s && !is_word_char(*s))
 			s++;
@@ -409,11 +537,16 @@ static void words_of(const char *text, struct words *ws)
 			k++;
 		if (!k)
 			break;
-		if (ws->n == alloc) {
-			alloc = alloc * 2 + 4096;
-			ws->w = xrealloc(ws->w, alloc * sizeof(*ws->w));
+		end = s[k];
+		s[k] = '\0';
+		if (in_sorted(asked->v, asked->n, s)) {
+			if (ws->n == alloc) {
+				alloc = alloc * 2 + 64;
+				ws->w = xrealloc(ws->w, alloc * sizeof(*ws->w));
+			}
+			ws->w[ws->n++] = xstrdup(s);
 		}
-		ws->w[ws->n++] = xstrndup(s, k);
+		s[k] = end;
 		s += k;
 	}
 	sort_unique(ws->w, &ws->n);
@@ -433,6 +566,7 @@ static void words_of(const char *text, struct words *ws)
 		ws->dflt[ws->nd++] = xstrndup(name, k);
 	}
 	sort_unique(ws->dflt, &ws->nd);
+	free(text);
 }
 
 static void words_free(struct words *ws)
@@ -452,7 +586,7 @@ static bool in_sorted(char *const *v, size_t n, const char *s)
 }
 
 /* The words of group G's headers (read once). */
-static const struct words *group_words(struct group *g)
+static const struct words *group_words(const struct pch *p, struct group *g)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -468,16 +602,16 @@ static const struct words *group_words(struct group *g)
 		sb_addc(&sb, '\n');
 		free(buf);
 	}
-	words_of(sb.buf ? sb.buf : "", &g->words);
+	words_of(sb.buf ? sb.buf : "", &p->asked, &g->words);
 	sb_release(&sb);
 	g->words_read = true;
 	return &g->words;
 }
 
 /* Do group G's headers mention macro NAME, other than to give it a default? */
-static bool mentioned(struct group *g, const char *name)
+static bool mentioned(const struct pch *p, struct group *g, const char *name)
 {
-	const struct words *ws = group_words(g);
+	const struct words *ws = group_words(p, g);
 
 	return !in_sorted(ws->dflt, ws->nd, name) && in_sorted(ws->w, ws->n, name);
 }
@@ -525,7 +659,7 @@ static int host_group(struct pch *p, const char *defs)
 			if (!own) {
 				char *name = xstrndup(fd.v[k] + 2, strcspn(fd.v[k] + 2, "="));
 
-				ok = !mentioned(g, name);
+				ok = !mentioned(p, g, name);
 				free(name);
 			} else {
 				ok = sv_contains(&g->defs, fd.v[k]);
@@ -682,6 +816,21 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 		build_all(p, &hargs, jobs > 0 ? jobs : 1);
 	}
 
+	/*
+	 * the macros a header may be asked about: those the files define
+	 * early, and those of their -D flags (only these words of the headers
+	 * are kept: the headers hold ~10 MB of them)
+	 */
+	for (size_t i = 0; i < n; i++) {
+		if (!want[i])
+			continue;
+		for (size_t k = 0; k < fi[i].early.n; k++)
+			sv_push(&p->asked, fi[i].early.v[k]);
+		for (const char *d = strstr(defs[i], "\n-D"); d; d = strstr(d + 1, "\n-D"))
+			sv_pushf(&p->asked, "%.*s", (int)strcspn(d + 3, "=\n"), d + 3);
+	}
+	sort_unique(p->asked.v, &p->asked.n);
+
 	/* a file of a group too small for a PCH may use another group's */
 	p->why = xcalloc(n, sizeof(*p->why));
 	for (size_t i = 0; i < n; i++) {
@@ -710,7 +859,7 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 			continue;
 		}
 		for (size_t k = 0; k < fi[i].early.n && ok; k++)
-			if (mentioned(g, fi[i].early.v[k])) {
+			if (mentioned(p, g, fi[i].early.v[k])) {
 				p->why[i] = xasprintf("#defines %s before an #include", fi[i].early.v[k]);
 				ok = false;
 			}
@@ -814,6 +963,7 @@ void pch_free(struct pch *p)
 		free(p->why[i]);
 	free(p->why);
 	free(p->use);
+	sv_clear(&p->asked);
 	free(p->dir);
 	free(p);
 }

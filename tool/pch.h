@@ -11,8 +11,9 @@
  * The PCH is an optimisation that must not change a single fact, so a
  * file uses it only when nothing it does can make the headers read
  * differently: it defines no macro before its last #include, and has no
- * -D of its own, that the precompiled headers mention (a default such as
- * pr_fmt, which a header defines only "#ifndef", is fine).  A parse with
+ * -D of its own, that the precompiled headers mention outside their
+ * comments, literals and macro parameters (a default such as pr_fmt,
+ * which a header defines only "#ifndef", is fine).  A parse with
  * the PCH that reports an error in the file itself, or a fatal one, is
  * redone without it (scan.c).  The PCH files live in a private directory
  * of the cache and are removed when the scan ends.

@@ -15,13 +15,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <xxhash.h>
 
 static bool member_assigned(const char *buf);
-static bool read_small(const char *root, const char *rel, char **buf, struct strvec *skipped);
+static bool read_small(const char *root, const char *rel, char **buf, char **why);
 
 #define MAX_FILE (16u << 20)
 
@@ -163,6 +165,46 @@ static bool uses_name(const char *text, size_t len, const char *name)
 }
 
 /*
+ * Run JOB(i, ARG) for every i < N on online_cpus() threads (the prefilter
+ * of a cold tree reads 1.3 GB and more).  Each job writes only its own slot
+ * of the caller's result arrays, which the caller then merges in index
+ * order: the result is one thread's, whatever the scheduling.
+ */
+struct par {
+	size_t n;
+	atomic_size_t next;
+	void (*job)(size_t i, void *arg);
+	void *arg;
+};
+
+static void *par_thread(void *data)
+{
+	struct par *p = data;
+
+	for (size_t i; (i = atomic_fetch_add(&p->next, 1)) < p->n; )
+		p->job(i, p->arg);
+	return NULL;
+}
+
+static void parallel_for(size_t n, void (*job)(size_t i, void *arg), void *arg)
+{
+	struct par p = { .n = n, .job = job, .arg = arg };
+	int nt = online_cpus();
+	pthread_t th[16];
+	int started = 0;
+
+	atomic_init(&p.next, 0);
+	if (nt > 16)
+		nt = 16;
+	for (int t = 1; t < nt && (size_t)t < n; t++)
+		if (pthread_create(&th[started], NULL, par_thread, &p) == 0)
+			started++;
+	par_thread(&p);	/* this thread works too; with no other, it does all */
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+}
+
+/*
  * Learn from the headers the macros that build a poll member: a body that
  * assigns .poll, then (to a fixed point) a body that uses such a macro
  * (DEFINE_DRM_GEM_FOPS uses DRM_GEM_FOPS, which sets .poll).  NEW_ONLY
@@ -200,27 +242,57 @@ static void learn_round(const char *buf, const struct strvec *known, size_t from
 	}
 }
 
+struct learn {
+	const char *root;
+	const struct strvec *headers, *macros;
+	size_t from;
+	struct strvec *fresh;	/* per header: the names it gives */
+	char **why;		/* per header: why it was not read (first round), or NULL */
+	bool first;
+};
+
+static void learn_one(size_t i, void *arg)
+{
+	struct learn *l = arg;
+	char *buf;
+	bool relevant = l->from == (size_t)-1;
+
+	if (!read_small(l->root, l->headers->v[i], &buf, l->first ? &l->why[i] : NULL))
+		return;
+	if (l->from == (size_t)-1)
+		relevant = strstr(buf, "poll") != NULL;
+	for (size_t k = l->from == (size_t)-1 ? l->macros->n : l->from; k < l->macros->n && !relevant; k++)
+		relevant = uses_name(buf, strlen(buf), l->macros->v[k]);
+	if (relevant)
+		learn_round(buf, l->macros, l->from, &l->fresh[i]);
+	free(buf);
+}
+
 static void learn_macros(const char *root, const struct strvec *headers, struct strvec *macros,
 			 struct strvec *skipped)
 {
 	size_t from = (size_t)-1;
+	size_t n = headers->n;
+	struct learn l = { root, headers, macros, 0, xcalloc(n ? n : 1, sizeof(struct strvec)),
+			   xcalloc(n ? n : 1, sizeof(char *)), true };
 
 	for (int round = 0; round < 8; round++) {
 		struct strvec fresh = STRVEC_INIT;
 
-		for (size_t i = 0; i < headers->n; i++) {
-			char *buf;
-			bool relevant = from == (size_t)-1;
-
-			if (!read_small(root, headers->v[i], &buf, round ? NULL : skipped))
-				continue;
-			if (from == (size_t)-1)
-				relevant = strstr(buf, "poll") != NULL;
-			for (size_t k = from == (size_t)-1 ? macros->n : from; k < macros->n && !relevant; k++)
-				relevant = uses_name(buf, strlen(buf), macros->v[k]);
-			if (relevant)
-				learn_round(buf, macros, from, &fresh);
-			free(buf);
+		l.from = from;
+		l.first = round == 0;
+		parallel_for(n, learn_one, &l);
+		/* in header order, as one thread reading them in turn would */
+		for (size_t i = 0; i < n; i++) {
+			for (size_t k = 0; k < l.fresh[i].n; k++)
+				if (!sv_contains(macros, l.fresh[i].v[k]) && !sv_contains(&fresh, l.fresh[i].v[k]))
+					sv_push(&fresh, l.fresh[i].v[k]);
+			sv_clear(&l.fresh[i]);
+			if (l.why[i]) {
+				sv_push(skipped, l.why[i]);
+				free(l.why[i]);
+				l.why[i] = NULL;
+			}
 		}
 		from = macros->n;
 		for (size_t k = 0; k < fresh.n; k++)
@@ -229,9 +301,12 @@ static void learn_macros(const char *root, const struct strvec *headers, struct 
 		if (from == macros->n)
 			break;
 	}
+	free(l.fresh);
+	free(l.why);
 }
 
-static bool read_small(const char *root, const char *rel, char **buf, struct strvec *skipped)
+/* Read ROOT/REL whole into *BUF; if not, and WHY, *WHY says why (allocated). */
+static bool read_small(const char *root, const char *rel, char **buf, char **why)
 {
 	char *p = path_join(root, rel);
 	struct stat st;
@@ -239,20 +314,20 @@ static bool read_small(const char *root, const char *rel, char **buf, struct str
 	int rc;
 
 	if (stat(p, &st) < 0) {
-		if (skipped)
-			sv_pushf(skipped, "%s: cannot read: %s", rel, strerror(errno));
+		if (why)
+			*why = xasprintf("%s: cannot read: %s", rel, strerror(errno));
 		free(p);
 		return false;
 	}
 	if ((size_t)st.st_size > MAX_FILE) {
-		if (skipped)
-			sv_pushf(skipped, "%s: larger than 16 MiB, not read", rel);
+		if (why)
+			*why = xasprintf("%s: larger than 16 MiB, not read", rel);
 		free(p);
 		return false;
 	}
 	rc = read_file(p, buf, &len);
-	if (rc < 0 && skipped)
-		sv_pushf(skipped, "%s: cannot read: %s", rel, strerror(errno));
+	if (rc < 0 && why)
+		*why = xasprintf("%s: cannot read: %s", rel, strerror(errno));
 	free(p);
 	return rc == 0;
 }
@@ -272,6 +347,33 @@ static char *fingerprint(const struct strvec *files, json_t *stats)
 	r = xasprintf("%016llx", (unsigned long long)XXH64_digest(h));
 	XXH64_freeState(h);
 	return r;
+}
+
+struct cscan {
+	const char *root;
+	const struct strvec *files, *macros;
+	int *hit;		/* per file: -2 answered by the cache, -1 to read; then 0 or 1 */
+	char **why;		/* per file read: why it could not be, or NULL */
+};
+
+/* Can .c file I hold a poll implementation (it is read)? */
+static void scan_c_file(size_t i, void *arg)
+{
+	struct cscan *cs = arg;
+	char *buf;
+	bool hit = false;
+
+	if (cs->hit[i] != -1)
+		return;
+	if (read_small(cs->root, cs->files->v[i], &buf, &cs->why[i])) {
+		for (int k = 0; needles[k] && !hit; k++)
+			hit = strstr(buf, needles[k]) != NULL;
+		hit = hit || member_assigned(buf);
+		for (size_t k = 0; k < cs->macros->n && !hit; k++)
+			hit = uses_name(buf, strlen(buf), cs->macros->v[k]);
+		free(buf);
+	}
+	cs->hit[i] = hit;
 }
 
 /*
@@ -316,36 +418,44 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 	mfp = fingerprint(&macros, w.stats);
 	cfiles = cache && !strcmp(json_string_value(json_object_get(cache, "macro_set")) ?: "", mfp)
 		 ? json_object_get(cache, "c") : NULL;
-	for (i = 0; i < w.c_files.n; i++) {
-		const char *rel = w.c_files.v[i];
-		const char *st = json_string_value(json_object_get(w.stats, rel));
-		json_t *old = json_object_get(cfiles, rel);
-		char *buf;
-		bool hit = false;
+	{
+		/* the files the cache does not answer for are read in parallel */
+		struct cscan cs = { root, &w.c_files, &macros, xcalloc(w.c_files.n ? w.c_files.n : 1, sizeof(int)),
+				    xcalloc(w.c_files.n ? w.c_files.n : 1, sizeof(char *)) };
 
-		if (old && !strcmp(json_string_value(json_array_get(old, 0)) ?: "", st ? st : "")) {
-			hit = json_is_true(json_array_get(old, 1));
-			if (json_string_length(json_array_get(old, 2)))
-				sv_push(skipped, json_string_value(json_array_get(old, 2)));
-		} else {
-			size_t before = skipped->n;
+		for (i = 0; i < w.c_files.n; i++) {
+			const char *rel = w.c_files.v[i];
+			const char *st = json_string_value(json_object_get(w.stats, rel));
+			json_t *old = json_object_get(cfiles, rel);
 
-			if (read_small(root, rel, &buf, skipped)) {
-				for (int k = 0; needles[k] && !hit; k++)
-					hit = strstr(buf, needles[k]) != NULL;
-				hit = hit || member_assigned(buf);
-				for (size_t k = 0; k < macros.n && !hit; k++)
-					hit = uses_name(buf, strlen(buf), macros.v[k]);
-				free(buf);
-			}
-			old = NULL;
-			json_object_set_new(newc, rel, json_pack("[s, b, s]", st ? st : "", hit,
-								 skipped->n > before ? skipped->v[skipped->n - 1] : ""));
+			cs.hit[i] = old && !strcmp(json_string_value(json_array_get(old, 0)) ?: "", st ? st : "")
+				    ? -2 : -1;	/* -2: the cache's answer; -1: to read */
 		}
-		if (old)
-			json_object_set(newc, rel, old);
-		if (hit)
-			sv_push(files, rel);
+		parallel_for(w.c_files.n, scan_c_file, &cs);
+		for (i = 0; i < w.c_files.n; i++) {
+			const char *rel = w.c_files.v[i];
+			const char *st = json_string_value(json_object_get(w.stats, rel));
+			json_t *old = json_object_get(cfiles, rel);
+			bool hit;
+
+			if (cs.hit[i] == -2) {
+				hit = json_is_true(json_array_get(old, 1));
+				if (json_string_length(json_array_get(old, 2)))
+					sv_push(skipped, json_string_value(json_array_get(old, 2)));
+				json_object_set(newc, rel, old);
+			} else {
+				hit = cs.hit[i] == 1;
+				if (cs.why[i])
+					sv_push(skipped, cs.why[i]);
+				json_object_set_new(newc, rel, json_pack("[s, b, s]", st ? st : "", hit,
+									 cs.why[i] ? cs.why[i] : ""));
+				free(cs.why[i]);
+			}
+			if (hit)
+				sv_push(files, rel);
+		}
+		free(cs.hit);
+		free(cs.why);
 	}
 	{
 		json_t *mac = json_array(), *out;
