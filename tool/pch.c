@@ -38,8 +38,9 @@ struct finfo {
  * The words of the headers of a group's PCH, to tell whether a macro is
  * mentioned there: the maximal runs of [A-Za-z0-9_] outside comments,
  * literals and the parameters of function-like macros (code_only()) that
- * are among the names a file may ask about (struct pch's asked), sorted, and those of them given a default somewhere ("#ifndef
- * NAME" then "#define NAME").
+ * are among the names a file may ask about (struct pch's asked), sorted,
+ * and those of them given a default somewhere ("#ifndef NAME" then
+ * "#define NAME").
  */
 struct words {
 	char **w;
@@ -470,7 +471,7 @@ static void blank_macro_params(char *text)
 		}
 		for (size_t k = 0; k < np; k++)
 			free(prm[k].w);
-		l = end - 1 >= l ? end - 1 : l;
+		l = end - 1;	/* (the loop goes on after the logical line) */
 	}
 }
 
@@ -482,8 +483,6 @@ static void blank_macro_params(char *text)
  * at the latest (an apostrophe in #error prose blanks the rest of that
  * line only); a "//" or "/ *" inside a literal starts nothing.
  */
-static void blank_macro_params(char *text);
-
 static char *code_only(const char *text)
 {
 	char *out = xstrdup(text), *o = out;
@@ -518,7 +517,10 @@ static char *code_only(const char *text)
 	return out;
 }
 
-static bool in_sorted(char *const *v, size_t n, const char *s);
+static bool in_sorted(char *const *v, size_t n, const char *s)
+{
+	return n && bsearch(&s, v, n, sizeof(*v), by_str) != NULL;
+}
 
 static void words_of(const char *raw, const struct strvec *asked, struct words *ws)
 {
@@ -578,11 +580,6 @@ static void words_free(struct words *ws)
 	free(ws->w);
 	free(ws->dflt);
 	memset(ws, 0, sizeof(*ws));
-}
-
-static bool in_sorted(char *const *v, size_t n, const char *s)
-{
-	return n && bsearch(&s, v, n, sizeof(*v), by_str) != NULL;
 }
 
 /* The words of group G's headers (read once). */
@@ -877,8 +874,6 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 			fg[i] = -1;
 		nuse += ok;
 	}
-	for (size_t gi = 0; gi < p->ng; gi++)
-		words_free(&p->g[gi].words);
 	if (!quiet) {
 		size_t built = 0;
 

@@ -255,14 +255,16 @@ static void learn_one(size_t i, void *arg)
 {
 	struct learn *l = arg;
 	char *buf;
+	size_t len;
 	bool relevant = l->from == (size_t)-1;
 
 	if (!read_small(l->root, l->headers->v[i], &buf, l->first ? &l->why[i] : NULL))
 		return;
+	len = strlen(buf);	/* (the text ends at a NUL byte, as strstr() sees it) */
 	if (l->from == (size_t)-1)
 		relevant = strstr(buf, "poll") != NULL;
 	for (size_t k = l->from == (size_t)-1 ? l->macros->n : l->from; k < l->macros->n && !relevant; k++)
-		relevant = uses_name(buf, strlen(buf), l->macros->v[k]);
+		relevant = uses_name(buf, len, l->macros->v[k]);
 	if (relevant)
 		learn_round(buf, l->macros, l->from, &l->fresh[i]);
 	free(buf);
@@ -361,16 +363,18 @@ static void scan_c_file(size_t i, void *arg)
 {
 	struct cscan *cs = arg;
 	char *buf;
+	size_t len;
 	bool hit = false;
 
 	if (cs->hit[i] != -1)
 		return;
 	if (read_small(cs->root, cs->files->v[i], &buf, &cs->why[i])) {
+		len = strlen(buf);	/* (the text ends at a NUL byte, as strstr() sees it) */
 		for (int k = 0; needles[k] && !hit; k++)
 			hit = strstr(buf, needles[k]) != NULL;
 		hit = hit || member_assigned(buf);
 		for (size_t k = 0; k < cs->macros->n && !hit; k++)
-			hit = uses_name(buf, strlen(buf), cs->macros->v[k]);
+			hit = uses_name(buf, len, cs->macros->v[k]);
 		free(buf);
 	}
 	cs->hit[i] = hit;

@@ -548,10 +548,12 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 					x->failure = xasprintf("worker failed (exit %d)", WEXITSTATUS(status));
 				}
 			}
-			if (times)
+			if (times) {
+				const char *why = how == HOW_AGAIN ? "an error with the PCH" : pch_why(pl->pch, sl[s].unit);
+
 				fprintf(times, "%.3f\t%s\t%s\t%s\n", now_seconds() - sl[s].since, how_name[how], x->rel,
-					how == HOW_AGAIN ? "an error with the PCH"
-					: pch_why(pl->pch, sl[s].unit) ? pch_why(pl->pch, sl[s].unit) : "");
+					why ? why : "");
+			}
 			running--;
 			done++;
 			progress(o, done, todo, t0, x->rel);
