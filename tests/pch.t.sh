@@ -1,18 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Suite: precompiled headers and worker processes of the scan (tool/pch.c,
-# tool/scan.c), on a copy of the fixture tree with five more drivers (79
-# files to parse: enough for precompiled headers to be built).
+# tool/scan.c), on a copy of the fixture tree with more drivers (82 files
+# to parse: enough for precompiled headers to be built).
 #
 #  - the outputs of a cold scan with precompiled headers are byte-identical
 #    to those of --no-pch, and so are the cache entries' facts;
 #  - --times says how each file was parsed: with a PCH; without one when
 #    the file defines, before an #include, a macro the precompiled headers
 #    test (a copy of a fixture driver does so here; a copy whose macro the
-#    headers only name in a comment and a string keeps the PCH) or has an
-#    #include that
-#    cannot be found; again without one
-#    when the parse with it reported an error (a copy with an error);
+#    headers only name in a comment and a string keeps the PCH), unless
+#    only an X-macro list or headers it read already follow the #define
+#    (copies that read a list after their #includes keep the PCH; one that
+#    then includes a header it had not read does not), or has an #include
+#    that cannot be found; again without one when the parse with it
+#    reported an error (a copy with an error);
+#  - the X-macro list (no include guard) is not precompiled, though three
+#    files include it: the PCH is built;
 #  - no PCH file is left in the cache after the scan, and a stale PCH
 #    directory of a scan that no longer runs is removed by the next run,
 #    warm or cold;
@@ -53,6 +57,23 @@ src=$T/drivers/char/single-static-global-wait.c
 { printf '#define POLLTAX_PCH_PROSE 1\n#define POLLTAX_PCH_PARAM 2\n'; sed 's/fixrtc/fixprose/g' "$src"; } \
 	>"$T/drivers/char/pch-prose.c"
 { echo '#define POLLTAX_PCH_BODY 1'; sed 's/fixrtc/fixbody/g' "$src"; } >"$T/drivers/char/pch-body.c"
+# an X-macro list (no include guard, no #include) that fs.h reads with
+# its own POLLTAX_LIST_ITEM, and copies that define the macro after their
+# #includes and read the list again: then nothing else (the PCH stays),
+# then a header they had included already (stays), then one they had not
+# (goes: it could be a header that tests the macro)
+printf 'POLLTAX_LIST_ITEM(one)\nPOLLTAX_LIST_ITEM(two)\n' >"$T/include/linux/polltax_list.h"
+printf '#ifndef POLLTAX_LIST_ENUM\n#define POLLTAX_LIST_ENUM\n#define POLLTAX_LIST_ITEM(x) polltax_list_##x,\nenum polltax_list {\n#include <linux/polltax_list.h>\n\tpolltax_list_end\n};\n#undef POLLTAX_LIST_ITEM\n#endif\n' >>"$h"
+xmacro() {	# NAME TAG [HEADER]: a copy that reads the list after its #includes
+	{ sed "s/fixrtc/$2/g" "$src"
+	  printf '#define POLLTAX_LIST_ITEM(x) static int %s_##x __attribute__((unused));\n' "$2"
+	  echo '#include <linux/polltax_list.h>'
+	  [ -n "${3:-}" ] && echo "#include <$3>"
+	  echo '#undef POLLTAX_LIST_ITEM'; } >"$T/drivers/char/$1.c"
+}
+xmacro pch-xmacro fixxm
+xmacro pch-xagain fixxa linux/poll.h
+xmacro pch-xlate fixxl linux/cdev.h
 # and a copy with an error of its own
 { sed 's/fixrtc/fixerr/g' "$src"; echo 'static int fixerr_broken = undeclared_name;'; } >"$T/drivers/char/pch-error.c"
 # and one that includes a header this architecture does not have
@@ -82,6 +103,7 @@ check "pch: every cache entry's facts identical to --no-pch" $r \
 	"$(wc -l <"$D/facts-pch") entries; $(diff "$D/facts-pch" "$D/facts-nopch" 2>&1 | head -3 | cut -c1-200)"
 
 how() { awk -F '\t' -v f="$2" '$3 == f { print $2 }' "$1"; }
+why() { awk -F '\t' -v f="$2" '$3 == f { print $4 }' "$1"; }
 npch=$(awk -F '\t' '$2 == "pch"' "$D/pch.times" | wc -l)
 [ "$npch" -ge 60 ] && r=ok || r=bad
 check "pch: most files parse with a precompiled header ($npch)" $r "$(cut -f2 "$D/pch.times" | sort | uniq -c)"
@@ -95,10 +117,16 @@ check "pch: a macro the headers name only in a comment, a string or as a paramet
 k=$(how "$D/pch.times" drivers/char/pch-body.c)
 [ "$k" = plain ] && r=ok || r=bad
 check "pch: a macro named in the body of a header's macro does not" $r "pch-body.c: '$k'"
+k=$(how "$D/pch.times" drivers/char/pch-xmacro.c)/$(how "$D/pch.times" drivers/char/pch-xagain.c)
+[ "$k" = pch/pch ] && r=ok || r=bad
+check "pch: a macro defined after the #includes for an X-macro list, or a header read already, keeps the PCH" $r \
+	"pch-xmacro.c/pch-xagain.c: '$k'"
+k=$(how "$D/pch.times" drivers/char/pch-xlate.c)/$(why "$D/pch.times" drivers/char/pch-xlate.c)
+[ "$k" = "plain/#defines POLLTAX_LIST_ITEM before an #include" ] && r=ok || r=bad
+check "pch: ... but not when a header not read yet follows" $r "pch-xlate.c: '$k'"
 e=$(how "$D/pch.times" drivers/char/pch-error.c)
 [ "$e" = again ] && r=ok || r=bad
 check "pch: a parse with an error is done again without the PCH" $r "pch-error.c: '$e'"
-why() { awk -F '\t' -v f="$2" '$3 == f { print $4 }' "$1"; }
 w=$(why "$D/pch.times" drivers/char/pch-knob.c)/$(why "$D/pch.times" drivers/char/pch-error.c)
 [ "$w" = "#defines POLLTAX_PCH_KNOB before an #include/an error with the PCH" ] && r=ok || r=bad
 check "pch: --times says why a file parsed without the PCH" $r "'$w'"
@@ -123,8 +151,8 @@ check "pch: a stale PCH directory is removed by the next run" $r
 if XDG_CACHE_HOME=$D/cache-floor "$POLLTAX" parse-floor -j 2 --times "$D/floor.times" "$T" >"$D/floor.out" 2>&1; then
 	cut -f2,3 "$D/floor.times" | sort >"$D/floor.how"
 	cut -f2,3 "$D/pch.times" | sort >"$D/pch.how"
-	cmp -s "$D/floor.how" "$D/pch.how" && grep -q '^79 files parsed in' "$D/floor.out" && r=ok || r=bad
-	check "pch: parse-floor parses the same 79 files the same ways" $r \
+	cmp -s "$D/floor.how" "$D/pch.how" && grep -q '^82 files parsed in' "$D/floor.out" && r=ok || r=bad
+	check "pch: parse-floor parses the same 82 files the same ways" $r \
 		"$(cat "$D/floor.out"; diff "$D/floor.how" "$D/pch.how" | head -5)"
 else
 	check "pch: parse-floor" bad "$(cat "$D/floor.out")"

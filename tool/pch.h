@@ -13,7 +13,9 @@
  * differently: it defines no macro before its last #include, and has no
  * -D of its own, that the precompiled headers mention outside their
  * comments, literals and macro parameters (a default such as pr_fmt,
- * which a header defines only "#ifndef", is fine).  A parse with
+ * which a header defines only "#ifndef", is fine; so is a macro after
+ * whose #define the file includes only headers it has included before
+ * and X-macro lists, which are never precompiled).  A parse with
  * the PCH that reports an error in the file itself, or a fatal one, is
  * redone without it (scan.c).  The PCH files live in a private directory
  * of the cache and are removed when the scan ends.

@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -87,7 +88,13 @@ static void not_regular(struct walkctx *w, const char *rel, mode_t mode)
 	free(p);
 }
 
-static void walk_dir(struct walkctx *w, const char *rel, int depth)
+/*
+ * Walk directory REL (depth DEPTH) into W.  A subdirectory is walked in
+ * turn or, when DIRS is given, only listed there (the caller walks the
+ * listed ones in parallel).  Entries are looked at relative to their
+ * directory (fstatat), which spares the kernel the walk of the whole path.
+ */
+static void walk_dir(struct walkctx *w, const char *rel, int depth, struct strvec *dirs)
 {
 	char *abs = rel[0] ? path_join(w->root, rel) : xstrdup(w->root);
 	DIR *d = opendir(abs);
@@ -119,22 +126,16 @@ static void walk_dir(struct walkctx *w, const char *rel, int depth)
 			if (skip)
 				continue;
 		}
+		if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
 		r = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
-		{
-			char *p = path_join(w->root, r);
-			int rc = lstat(p, &st);
-
-			free(p);
-			if (rc < 0) {
-				free(r);
-				continue;
-			}
-		}
 		if (S_ISREG(st.st_mode))
 			json_object_set_new(w->stats, r, json_sprintf("%lld.%ld.%lld", (long long)st.st_mtim.tv_sec,
 								      st.st_mtim.tv_nsec, (long long)st.st_size));
-		if (S_ISDIR(st.st_mode))
-			walk_dir(w, r, depth + 1);
+		if (S_ISDIR(st.st_mode) && dirs)
+			sv_push(dirs, r);
+		else if (S_ISDIR(st.st_mode))
+			walk_dir(w, r, depth + 1, NULL);
 		else if (S_ISREG(st.st_mode) && has_suffix(n, ".c"))
 			sv_push(&w->c_files, r);
 		else if (S_ISREG(st.st_mode) && has_suffix(n, ".h"))
@@ -162,6 +163,53 @@ static bool uses_name(const char *text, size_t len, const char *name)
 		if ((q == text || !ident(q[-1])) && !ident(q[l]))
 			return true;
 	return false;
+}
+
+/*
+ * The longest text that every name of V[from..] contains, when it has 3
+ * characters or more (allocated), else NULL: a file without it uses none
+ * of the names, which one memmem() tells instead of one per name.
+ */
+static char *common_part(const struct strvec *v, size_t from)
+{
+	const char *shortest = NULL;
+
+	for (size_t k = from; k < v->n; k++)
+		if (!shortest || strlen(v->v[k]) < strlen(shortest))
+			shortest = v->v[k];
+	for (size_t l = shortest ? strlen(shortest) : 0; l >= 3; l--) {
+		for (size_t at = 0; at + l <= strlen(shortest); at++) {
+			char *part = xstrndup(shortest + at, l);
+			bool all = true;
+
+			for (size_t k = from; k < v->n && all; k++)
+				all = strstr(v->v[k], part) != NULL;
+			if (all)
+				return part;
+			free(part);
+		}
+	}
+	return NULL;
+}
+
+/* Does TEXT use any of the names of V[from..]?  PART: their common_part(). */
+static bool uses_any(const char *text, size_t len, const struct strvec *v, size_t from, const char *part)
+{
+	if (part && !memmem(text, len, part, strlen(part)))
+		return false;
+	for (size_t k = from; k < v->n; k++)
+		if (uses_name(text, len, v->v[k]))
+			return true;
+	return false;
+}
+
+/* Does every string of V contain S? */
+static bool all_contain(const char *const *v, const char *s)
+{
+	for (; *v; v++)
+		if (!strstr(*v, s))
+			return false;
+	return true;
 }
 
 /*
@@ -202,6 +250,56 @@ static void parallel_for(size_t n, void (*job)(size_t i, void *arg), void *arg)
 	par_thread(&p);	/* this thread works too; with no other, it does all */
 	for (int t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
+}
+
+/*
+ * The walk of the tree: its first two levels here, then each directory
+ * below them on its own (parallel_for()), merged in their order.
+ */
+struct pwalk {
+	const char *root;
+	const struct strvec *dirs;
+	struct walkctx *sub;
+};
+
+static void walk_one(size_t i, void *arg)
+{
+	struct pwalk *p = arg;
+	struct walkctx *s = &p->sub[i];
+
+	s->root = p->root;
+	s->skipped = xcalloc(1, sizeof(*s->skipped));
+	s->stats = json_object();
+	walk_dir(s, p->dirs->v[i], 2, NULL);
+}
+
+static void walk_tree(struct walkctx *w)
+{
+	struct strvec top = STRVEC_INIT, second = STRVEC_INIT;
+	struct pwalk p = { w->root, &second, NULL };
+
+	walk_dir(w, "", 0, &top);
+	for (size_t i = 0; i < top.n; i++)
+		walk_dir(w, top.v[i], 1, &second);
+	p.sub = xcalloc(second.n ? second.n : 1, sizeof(*p.sub));
+	parallel_for(second.n, walk_one, &p);
+	for (size_t i = 0; i < second.n; i++) {
+		struct walkctx *s = &p.sub[i];
+		struct strvec *from[] = { &s->c_files, &s->h_files, s->skipped };
+		struct strvec *to[] = { &w->c_files, &w->h_files, w->skipped };
+
+		for (int k = 0; k < 3; k++) {
+			for (size_t j = 0; j < from[k]->n; j++)
+				sv_push(to[k], from[k]->v[j]);
+			sv_clear(from[k]);
+		}
+		json_object_update(w->stats, s->stats);
+		json_decref(s->stats);
+		free(s->skipped);
+	}
+	free(p.sub);
+	sv_clear(&top);
+	sv_clear(&second);
 }
 
 /*
@@ -249,6 +347,7 @@ struct learn {
 	struct strvec *fresh;	/* per header: the names it gives */
 	char **why;		/* per header: why it was not read (first round), or NULL */
 	bool first;
+	char *part;		/* common_part() of the names learnt last round */
 };
 
 static void learn_one(size_t i, void *arg)
@@ -263,8 +362,8 @@ static void learn_one(size_t i, void *arg)
 	len = strlen(buf);	/* (the text ends at a NUL byte, as strstr() sees it) */
 	if (l->from == (size_t)-1)
 		relevant = strstr(buf, "poll") != NULL;
-	for (size_t k = l->from == (size_t)-1 ? l->macros->n : l->from; k < l->macros->n && !relevant; k++)
-		relevant = uses_name(buf, len, l->macros->v[k]);
+	else
+		relevant = uses_any(buf, len, l->macros, l->from, l->part);
 	if (relevant)
 		learn_round(buf, l->macros, l->from, &l->fresh[i]);
 	free(buf);
@@ -276,14 +375,16 @@ static void learn_macros(const char *root, const struct strvec *headers, struct 
 	size_t from = (size_t)-1;
 	size_t n = headers->n;
 	struct learn l = { root, headers, macros, 0, xcalloc(n ? n : 1, sizeof(struct strvec)),
-			   xcalloc(n ? n : 1, sizeof(char *)), true };
+			   xcalloc(n ? n : 1, sizeof(char *)), true, NULL };
 
 	for (int round = 0; round < 8; round++) {
 		struct strvec fresh = STRVEC_INIT;
 
 		l.from = from;
 		l.first = round == 0;
+		l.part = round == 0 ? NULL : common_part(macros, from);
 		parallel_for(n, learn_one, &l);
+		free(l.part);
 		/* in header order, as one thread reading them in turn would */
 		for (size_t i = 0; i < n; i++) {
 			for (size_t k = 0; k < l.fresh[i].n; k++)
@@ -356,6 +457,8 @@ struct cscan {
 	const struct strvec *files, *macros;
 	int *hit;		/* per file: -2 answered by the cache, -1 to read; then 0 or 1 */
 	char **why;		/* per file read: why it could not be, or NULL */
+	char *part;		/* common_part() of the macros */
+	bool poll_first;	/* every needle and member contains "poll" */
 };
 
 /* Can .c file I hold a poll implementation (it is read)? */
@@ -370,11 +473,12 @@ static void scan_c_file(size_t i, void *arg)
 		return;
 	if (read_small(cs->root, cs->files->v[i], &buf, &cs->why[i])) {
 		len = strlen(buf);	/* (the text ends at a NUL byte, as strstr() sees it) */
-		for (int k = 0; needles[k] && !hit; k++)
-			hit = strstr(buf, needles[k]) != NULL;
-		hit = hit || member_assigned(buf);
-		for (size_t k = 0; k < cs->macros->n && !hit; k++)
-			hit = uses_name(buf, len, cs->macros->v[k]);
+		if (!cs->poll_first || strstr(buf, "poll")) {
+			for (int k = 0; needles[k] && !hit; k++)
+				hit = strstr(buf, needles[k]) != NULL;
+			hit = hit || member_assigned(buf);
+		}
+		hit = hit || uses_any(buf, len, cs->macros, 0, cs->part);
 		free(buf);
 	}
 	cs->hit[i] = hit;
@@ -397,7 +501,7 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 	char *hfp, *mfp;
 	size_t i;
 
-	walk_dir(&w, "", 0);
+	walk_tree(&w);
 	sv_sort(&w.c_files);
 	sv_sort(&w.h_files);
 	hfp = fingerprint(&w.h_files, w.stats);
@@ -425,7 +529,8 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 	{
 		/* the files the cache does not answer for are read in parallel */
 		struct cscan cs = { root, &w.c_files, &macros, xcalloc(w.c_files.n ? w.c_files.n : 1, sizeof(int)),
-				    xcalloc(w.c_files.n ? w.c_files.n : 1, sizeof(char *)) };
+				    xcalloc(w.c_files.n ? w.c_files.n : 1, sizeof(char *)), common_part(&macros, 0),
+				    all_contain(needles, "poll") && all_contain(members, "poll") };
 
 		for (i = 0; i < w.c_files.n; i++) {
 			const char *rel = w.c_files.v[i];
@@ -460,6 +565,7 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 		}
 		free(cs.hit);
 		free(cs.why);
+		free(cs.part);
 	}
 	{
 		json_t *mac = json_array(), *out;
