@@ -154,6 +154,20 @@ static char *defined_name(const struct dline *dl)
 	return k ? xstrndup(dl->arg, k) : NULL;
 }
 
+/*
+ * The header an #include line names (allocated), with *Q its closing
+ * quote ('>' or '"'); NULL when it names none (a macro, "include_next").
+ */
+static char *include_target(const struct dline *dl, char *q)
+{
+	const char *a = dl->arg, *end = dl->end;
+	const char *close;
+
+	*q = *a == '<' ? '>' : *a == '"' ? '"' : 0;
+	close = *q && a + 1 < end ? memchr(a + 1, *q, (size_t)(end - a - 1)) : NULL;
+	return close && close > a + 1 ? xstrndup(a + 1, (size_t)(close - a - 1)) : NULL;
+}
+
 #define LOCAL_DEPTH 3		/* how deep #include "..." is followed */
 
 /*
@@ -179,7 +193,7 @@ static void read_source(const char *path, struct finfo *fi, int level, struct st
 		struct dline dl;
 
 		for (const char *at = buf; next_directive(buf, len, &at, &dl);) {
-			const char *l = dl.line, *end = dl.end, *d = dl.d, *a = dl.arg;
+			const char *l = dl.line, *d = dl.d;
 			size_t dn = dl.dn;
 
 			if (pass == 1 && (!last || l >= last))
@@ -191,15 +205,14 @@ static void read_source(const char *path, struct finfo *fi, int level, struct st
 				} else if (is_dir_word(d, dn, "endif")) {
 					depth -= depth > 0;
 				} else if (is_dir_word(d, dn, "include")) {
-					char q = *a == '<' ? '>' : *a == '"' ? '"' : 0;
-					const char *close = q && a + 1 < end ? memchr(a + 1, q, (size_t)(end - a - 1)) : NULL;
-					char *h;
+					char q, *h = include_target(&dl, &q);
 
 					last = l;
 					/* level 0 is a .c file; a header is read inside its include guard */
-					if (!close || close == a + 1 || depth > (level > 0))
+					if (!h || depth > (level > 0)) {
+						free(h);
 						continue;
-					h = xstrndup(a + 1, (size_t)(close - a - 1));
+					}
 					if (q == '>' && !sv_contains(&fi->hdrs, h)) {
 						sv_push(&fi->hdrs, h);
 					} else if (q == '"' && level < LOCAL_DEPTH) {
@@ -336,6 +349,13 @@ struct lwalk {
 	struct strvec unsafe;	/* those an #include after them may show to a PCH header */
 };
 
+/* Every macro defined so far may be seen by a PCH header. */
+static void all_unsafe(struct lwalk *w)
+{
+	for (size_t k = 0; k < w->active.n; k++)
+		sv_push(&w->unsafe, w->active.v[k]);
+}
+
 static void late_walk(struct lwalk *w, const char *path, int level, bool cond)
 {
 	char *buf, *dir;
@@ -344,15 +364,14 @@ static void late_walk(struct lwalk *w, const char *path, int level, bool cond)
 	struct dline dl;
 
 	if (level > 8 || read_file(path, &buf, &len) < 0) {
-		for (size_t k = 0; k < w->active.n; k++)
-			sv_push(&w->unsafe, w->active.v[k]);
+		all_unsafe(w);
 		return;
 	}
 	gd = level ? guard_depth(buf, len) : 0;
 	dir = xstrdup(path);
 	*strrchr(dir, '/') = '\0';
 	for (const char *at = buf; next_directive(buf, len, &at, &dl);) {
-		const char *d = dl.d, *a = dl.arg, *end = dl.end;
+		const char *d = dl.d;
 		size_t dn = dl.dn;
 
 		if (is_dir_word(d, dn, "if") || is_dir_word(d, dn, "ifdef") || is_dir_word(d, dn, "ifndef")) {
@@ -366,10 +385,8 @@ static void late_walk(struct lwalk *w, const char *path, int level, bool cond)
 				sv_push(&w->active, name);
 			free(name);
 		} else if (is_dir_word(d, dn, "include")) {
-			char q = *a == '<' ? '>' : *a == '"' ? '"' : 0;
-			const char *close = q && a + 1 < end ? memchr(a + 1, q, (size_t)(end - a - 1)) : NULL;
+			char q, *h = include_target(&dl, &q);
 			bool uncond = !cond && gd >= 0 && depth <= gd;
-			char *h = close && close > a + 1 ? xstrndup(a + 1, (size_t)(close - a - 1)) : NULL;
 			char *lp = h && q == '"' ? path_join(dir, h) : NULL;
 			bool local = lp && is_file(lp), ok = true;
 
@@ -380,8 +397,7 @@ static void late_walk(struct lwalk *w, const char *path, int level, bool cond)
 				free(hp);
 			}
 			if (!ok)
-				for (size_t k = 0; k < w->active.n; k++)
-					sv_push(&w->unsafe, w->active.v[k]);
+				all_unsafe(w);
 			if (local)
 				late_walk(w, lp, level + 1, !uncond);
 			else if (h && q == '>' && uncond && !sv_contains(&w->before, h))
