@@ -412,25 +412,12 @@ static void learn_macros(const char *root, const struct strvec *headers, struct 
 static bool read_small(const char *root, const char *rel, char **buf, char **why)
 {
 	char *p = path_join(root, rel);
-	struct stat st;
 	size_t len;
-	int rc;
+	int rc = read_file_max(p, buf, &len, MAX_FILE);
 
-	if (stat(p, &st) < 0) {
-		if (why)
-			*why = xasprintf("%s: cannot read: %s", rel, strerror(errno));
-		free(p);
-		return false;
-	}
-	if ((size_t)st.st_size > MAX_FILE) {
-		if (why)
-			*why = xasprintf("%s: larger than 16 MiB, not read", rel);
-		free(p);
-		return false;
-	}
-	rc = read_file(p, buf, &len);
 	if (rc < 0 && why)
-		*why = xasprintf("%s: cannot read: %s", rel, strerror(errno));
+		*why = errno == EFBIG ? xasprintf("%s: larger than 16 MiB, not read", rel)
+				      : xasprintf("%s: cannot read: %s", rel, strerror(errno));
 	free(p);
 	return rc == 0;
 }

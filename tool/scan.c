@@ -340,6 +340,8 @@ static void worker(const struct pool *pl, int fd)
 {
 	uint64_t i;
 
+	stat_memo_enable();
+
 	while (read(fd, &i, sizeof(i)) == (ssize_t)sizeof(i)) {
 		int32_t rc = i < pl->n ? parse_unit(pl, (size_t)i) : 3;
 

@@ -297,30 +297,64 @@ bool sv_contains(const struct strvec *sv, const char *s)
 
 int read_file(const char *path, char **out, size_t *len)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	ssize_t n;
+	return read_file_max(path, out, len, SIZE_MAX);
+}
+
+int read_file_max(const char *path, char **out, size_t *len, size_t max)
+{
+	struct stat st;
+	size_t n = 0, alloc;
+	char *buf;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+	/*
+	 * straight into a buffer of the file's size, with room for the NUL
+	 * and for the read that sees the end (which grows it if the file did)
+	 */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		if ((uintmax_t)st.st_size > max) {
+			close(fd);
+			errno = EFBIG;
+			return -1;
+		}
+		alloc = (size_t)st.st_size + 2;
+	} else {
+		alloc = 65536;
+	}
+	buf = xmalloc(alloc);
+	for (;;) {
+		ssize_t r;
+
+		if (n > max) {
+			close(fd);
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
+		if (alloc - n < 2)
+			buf = xrealloc(buf, alloc *= 2);
+		r = read(fd, buf + n, alloc - n - 1);
+		if (r == 0)
+			break;
+		if (r < 0) {
 			int e = errno;
 
+			if (e == EINTR)
+				continue;
 			close(fd);
-			sb_release(&sb);
+			free(buf);
 			errno = e;
 			return -1;
 		}
-		sb_add(&sb, buf, (size_t)n);
+		n += (size_t)r;
 	}
 	close(fd);
+	buf[n] = '\0';
 	if (len)
-		*len = sb.len;
-	*out = sb_detach(&sb);
+		*len = n;
+	*out = buf;
 	return 0;
 }
 

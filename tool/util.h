@@ -51,6 +51,12 @@ char *xasprintf(const char *fmt, ...);
 /* S with bytes that are not valid UTF-8 written as \\xNN (for JSON). */
 char *utf8_safe(const char *s);
 
+/*
+ * From now on, this process answers stat() of an absolute path once and
+ * then from memory (statmemo.c): for the scan's worker processes only.
+ */
+void stat_memo_enable(void);
+
 /* Growable string. */
 struct strbuf {
 	char *buf;
@@ -81,6 +87,8 @@ bool sv_contains(const struct strvec *sv, const char *s);
 
 /* Files. */
 int read_file(const char *path, char **out, size_t *len);	/* -1 and errno on error */
+/* The same, but a file of more than MAX bytes is not read: -1 with errno EFBIG. */
+int read_file_max(const char *path, char **out, size_t *len, size_t max);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path);
 bool is_dir(const char *path);

@@ -31,7 +31,7 @@ reliability-deps:
 	@tool/ensure-packages valgrind libclang-rt-14-dev jq python3 util-linux procps
 
 asan:
-	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CFLAGS='$(ASAN_CFLAGS)' $(ASAN_BUILD)/polltax
+	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CFLAGS='$(ASAN_CFLAGS)' MALLOC_LIBS= $(ASAN_BUILD)/polltax
 
 fuzz-build: $(FUZZ_BIN)
 
