@@ -133,12 +133,17 @@ static bool next_directive(const char *buf, size_t len, const char **at, struct 
 	return false;
 }
 
+static bool is_word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
 /* How long the identifier at S (up to END) is. */
 static size_t ident_len(const char *s, const char *end)
 {
 	size_t k = 0;
 
-	while (s + k < end && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+	while (s + k < end && is_word_char(s[k]))
 		k++;
 	return k;
 }
@@ -272,7 +277,7 @@ static bool header_found(const struct strvec *flags, const char *h)
  */
 static int guard_depth(const char *buf, size_t len)
 {
-	const char *d1 = NULL, *a1 = NULL;
+	const char *a1 = NULL;	/* the first directive's argument */
 	struct dline dl;
 
 	for (const char *at = buf; next_directive(buf, len, &at, &dl);) {
@@ -281,8 +286,7 @@ static int guard_depth(const char *buf, size_t len)
 
 		if (is_dir_word(d, dn, "pragma") && !strncmp(a, "once", 4))
 			return 0;
-		if (!d1) {
-			d1 = d;
+		if (!a1) {
 			a1 = a;
 			if (!is_dir_word(d, dn, "ifndef"))
 				return -1;
@@ -607,11 +611,6 @@ static void build_all(struct pch *p, const struct strvec *args, int jobs)
 static int by_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_word_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
 }
 
 /* Sort V[0..*N) and drop the repeats. */
