@@ -130,8 +130,7 @@ static void walk_dir(struct walkctx *w, const char *rel, int depth, struct strve
 			continue;
 		r = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
 		if (S_ISREG(st.st_mode))
-			json_object_set_new(w->stats, r, json_sprintf("%lld.%ld.%lld", (long long)st.st_mtim.tv_sec,
-								      st.st_mtim.tv_nsec, (long long)st.st_size));
+			json_object_set_new(w->stats, r, stat_stamp(&st));
 		if (S_ISDIR(st.st_mode) && dirs)
 			sv_push(dirs, r);
 		else if (S_ISDIR(st.st_mode))

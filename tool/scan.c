@@ -65,6 +65,12 @@ static char *cache_path(const char *key)
 	return xasprintf("%s/facts/%.2s/%s.json", cache_root(), key, key);
 }
 
+json_t *stat_stamp(const struct stat *st)
+{
+	return json_sprintf("%lld.%ld.%lld", (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+			    (long long)st->st_size);
+}
+
 /* Is every dependency of a cache entry as it was?  STATS memoizes stat() by path. */
 static bool deps_current(json_t *deps, json_t *stats)
 {
@@ -77,11 +83,7 @@ static bool deps_current(json_t *deps, json_t *stats)
 		if (!have) {
 			struct stat st;
 
-			if (stat(path, &st) < 0)
-				have = json_string("missing");
-			else
-				have = json_sprintf("%lld.%ld.%lld", (long long)st.st_mtim.tv_sec,
-						    st.st_mtim.tv_nsec, (long long)st.st_size);
+			have = stat(path, &st) < 0 ? json_string("missing") : stat_stamp(&st);
 			json_object_set_new(stats, path, have);
 		}
 		if (!json_equal(have, want))
@@ -90,32 +92,22 @@ static bool deps_current(json_t *deps, json_t *stats)
 	return true;
 }
 
-/* A worker parses many files that read the same headers: each is stat()ed once. */
-static json_t *stat_memo;
-
+/*
+ * The stat of each of DEPLIST's files, as its entry records them.  A
+ * worker asks the kernel about a header once, however many of its files
+ * read it (statmemo.c).
+ */
 static json_t *dep_stats(json_t *deplist)
 {
 	json_t *o = json_object(), *v;
 	size_t i;
 
-	if (!stat_memo)
-		stat_memo = json_object();
 	json_array_foreach(deplist, i, v) {
 		const char *p = json_string_value(v);
-		json_t *s;
 		struct stat st;
 
-		if (!p)
-			continue;
-		s = json_object_get(stat_memo, p);
-		if (!s) {
-			s = stat(p, &st) < 0 ? json_null()
-					     : json_sprintf("%lld.%ld.%lld", (long long)st.st_mtim.tv_sec,
-							    st.st_mtim.tv_nsec, (long long)st.st_size);
-			json_object_set_new(stat_memo, p, s);
-		}
-		if (!json_is_null(s))
-			json_object_set(o, p, s);
+		if (p && stat(p, &st) == 0)
+			json_object_set_new(o, p, stat_stamp(&st));
 	}
 	return o;
 }
@@ -348,7 +340,7 @@ static void worker(const struct pool *pl, int fd)
 		if (write(fd, &rc, sizeof(rc)) != (ssize_t)sizeof(rc))
 			break;
 	}
-	/* what is left (the stat() memo) is still reachable: valgrind reports no leak */
+	/* what is left (statmemo.c's table) is still reachable: valgrind reports no leak */
 	_exit(0);
 }
 

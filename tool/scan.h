@@ -24,6 +24,13 @@ struct scan_opts {
 	const char *url;	/* link template for the HTML report */
 };
 
+/*
+ * How a file was when it was read: "mtime.nsec.size", the form every
+ * dependency and prefilter stat takes in the cache.
+ */
+struct stat;
+json_t *stat_stamp(const struct stat *st);
+
 /* Pick .c files that can matter; FILES gets relative paths, sorted. */
 void prefilter(const char *root, struct strvec *files, struct strvec *skipped);
 

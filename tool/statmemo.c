@@ -17,10 +17,10 @@
  * malloc).  While a worker parses (stat_memo_enable()), the answer for an
  * absolute path, success or failure, is kept for the rest of the worker's
  * life, at most WORKER_FILES files (scan.c): the tree does not change
- * under a scan, and the worker already records each header's size and
- * mtime once for all its cache entries (dep_stats() in scan.c), so a
- * header that changed during the scan is found changed by the next one
- * either way.
+ * under a scan, and the size and mtime the worker records in its cache
+ * entries (dep_stats() in scan.c) come from this memo too, so a header
+ * that changed during the scan is recorded as first seen, and found
+ * changed by the next scan.
  * Everywhere else, and for relative paths, stat() is fstatat() as in the
  * C library.
  */

@@ -327,12 +327,6 @@ int read_file_max(const char *path, char **out, size_t *len, size_t max)
 	for (;;) {
 		ssize_t r;
 
-		if (n > max) {
-			close(fd);
-			free(buf);
-			errno = EFBIG;
-			return -1;
-		}
 		if (alloc - n < 2)
 			buf = xrealloc(buf, alloc *= 2);
 		r = read(fd, buf + n, alloc - n - 1);
@@ -349,6 +343,12 @@ int read_file_max(const char *path, char **out, size_t *len, size_t max)
 			return -1;
 		}
 		n += (size_t)r;
+		if (n > max) {	/* it grew, or is not a regular file */
+			close(fd);
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
 	}
 	close(fd);
 	buf[n] = '\0';
