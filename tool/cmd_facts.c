@@ -16,7 +16,7 @@ int cmd_facts(int argc, char **argv)
 {
 	struct tree t;
 	struct flags f;
-	struct prepare_opts po = { NULL, NULL, 0, false };
+	struct prepare_opts po = { .config = NULL };
 	int first = 1, rc = 0;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {

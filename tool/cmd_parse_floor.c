@@ -20,6 +20,7 @@ int cmd_parse_floor(int argc, char **argv)
 		{ "build", required_argument, NULL, 'b' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "no-pch", no_argument, NULL, 'P' },
+		{ "trace-bodies", no_argument, NULL, 'B' },
 		{ "times", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -42,17 +43,20 @@ int cmd_parse_floor(int argc, char **argv)
 			list = true;
 		} else if (c == 'P') {
 			o.no_pch = true;
+		} else if (c == 'B') {
+			o.prep.trace_bodies = true;
 		} else if (c == 'T') {
 			o.times = optarg;
 		} else if (c == 'h') {
-			puts("usage: polltax parse-floor [-j N] [--build DIR] [--no-pch] [--times FILE]\n"
-			     "                           [--list] KERNEL_DIR\n\n"
+			puts("usage: polltax parse-floor [-j N] [--build DIR] [--no-pch] [--trace-bodies]\n"
+			     "                           [--times FILE] [--list] KERNEL_DIR\n\n"
 			     "Parse the files a cold 'polltax scan' would parse, with the same flags,\n"
 			     "precompiled headers (building them is part of the time) and worker\n"
 			     "processes, and do nothing else; print the number of files and the\n"
-			     "seconds it took.  --no-pch parses each file on its own, as 'polltax\n"
-			     "scan --no-pch' does.  --list prints the files instead (for running\n"
-			     "another tool on them).  --times FILE writes a line per file there:\n"
+			     "seconds it took.  --no-pch parses each file on its own, and\n"
+			     "--trace-bodies parses the bodies of the tracepoints, as 'polltax scan'\n"
+			     "does with the same options.  --list prints the files instead (for\n"
+			     "running another tool on them).  --times FILE writes a line per file there:\n"
 			     "seconds, how it was parsed (pch, plain, or again: with the PCH, then\n"
 			     "without because of an error), file, and why it was not parsed with a\n"
 			     "precompiled header (\"#defines DEBUG before an #include\", \"<asm/vio.h>\n"

@@ -38,6 +38,9 @@ static const char usage[] =
 "      --no-cocci       skip the Coccinelle second opinion\n"
 "      --no-pch         do not precompile the headers files share (slower;\n"
 "                       for checking that the facts are the same)\n"
+"      --trace-bodies   parse the bodies of the tracepoints as the tree writes\n"
+"                       them (slower; by default a tracepoint is a call that\n"
+"                       waits on nothing, whatever it is handed)\n"
 "      --times FILE     write each parsed file's seconds there, with how it\n"
 "                       was parsed (pch, plain, again: see polltax parse-floor)\n"
 "                       and why not with a precompiled header\n"
@@ -58,6 +61,7 @@ int cmd_scan(int argc, char **argv)
 		{ "no-cache", no_argument, NULL, 'n' },
 		{ "no-cocci", no_argument, NULL, 'N' },
 		{ "no-pch", no_argument, NULL, 'P' },
+		{ "trace-bodies", no_argument, NULL, 'B' },
 		{ "times", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -84,6 +88,7 @@ int cmd_scan(int argc, char **argv)
 		case 'n': o.no_cache = true; break;
 		case 'N': o.no_cocci = true; break;
 		case 'P': o.no_pch = true; break;
+		case 'B': o.prep.trace_bodies = true; break;
 		case 'T': o.times = optarg; break;
 		case 't':
 			o.timeout = atoi(optarg);

@@ -1821,10 +1821,17 @@ static enum CXErrorCode parse_file(const char *abs, const char *const *args, int
 				   CXTranslationUnit *tu)
 {
 	unsigned opts = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+	const struct remap *r = parse_remap();
+	struct CXUnsavedFile uf;
 
 	*idx = clang_createIndex(1, 0);
 	*tu = NULL;
-	return clang_parseTranslationUnit2(*idx, abs, args, nargs, NULL, 0, opts, tu);
+	if (r) {
+		uf.Filename = r->path;
+		uf.Contents = r->text;
+		uf.Length = (unsigned long)r->len;
+	}
+	return clang_parseTranslationUnit2(*idx, abs, args, nargs, r ? &uf : NULL, r ? 1 : 0, opts, tu);
 }
 
 /* The parse of extract_tu() and nothing else: the parse floor of 'make bench'. */

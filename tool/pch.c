@@ -533,9 +533,16 @@ static void build_one(const struct pch *p, size_t gi, const struct strvec *args)
 	CXTranslationUnit tu = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	unsigned opts = CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization;
+	const struct remap *r = parse_remap();	/* the same text as every parse (extract.c) */
+	struct CXUnsavedFile uf;
 
-	if (clang_parseTranslationUnit2(idx, src, (const char *const *)args->v, (int)args->n, NULL, 0, opts,
-					&tu) != CXError_Success || !tu)
+	if (r) {
+		uf.Filename = r->path;
+		uf.Contents = r->text;
+		uf.Length = (unsigned long)r->len;
+	}
+	if (clang_parseTranslationUnit2(idx, src, (const char *const *)args->v, (int)args->n, r ? &uf : NULL,
+					r ? 1 : 0, opts, &tu) != CXError_Success || !tu)
 		_exit(2);
 	for (unsigned i = 0; i < clang_getNumDiagnostics(tu); i++) {
 		CXDiagnostic dg = clang_getDiagnostic(tu, i);

@@ -322,11 +322,36 @@ static int parse_unit(const struct pool *pl, size_t i)
 }
 
 /*
+ * A worker retires, after the file it has parsed, once its resident size
+ * is over this: the bound on its memory.  libclang frees each parse's
+ * memory, but the allocator keeps the largest parse's worth; on 6.12 a
+ * worker stays near 250 MiB whatever the number of files it parses.
+ */
+#define WORKER_RSS (384u << 20)
+#define RETIRE_BIT 30	/* in the answer: this worker has exited */
+
+/* This process's resident size (/proc/self/statm), 0 if unknown. */
+static size_t resident_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "re");
+	unsigned long size, rss = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu %lu", &size, &rss) != 2)
+			rss = 0;
+		fclose(f);
+	}
+	return (size_t)rss * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
  * A worker process: parse the files whose numbers come on socket FD, one
- * at a time, answering each with its status; exit at end of input.  One
- * process parses many files because a fresh process pays ~50 ms for its
- * first parse (its heap is new); a crash or a time-out still costs one
- * file, the one the scan sent last.  Never returns.
+ * at a time, answering each with its status; exit at end of input, or
+ * when it has grown too big (WORKER_RSS; its last answer says so).  One
+ * process parses many files because a fresh one pays ~50 ms for its
+ * first parse (its heap is new, the PCH and the stat() memo cold); a
+ * crash or a time-out still costs one file, the one the scan sent last.
+ * Never returns.
  */
 static void worker(const struct pool *pl, int fd)
 {
@@ -336,8 +361,10 @@ static void worker(const struct pool *pl, int fd)
 
 	while (read(fd, &i, sizeof(i)) == (ssize_t)sizeof(i)) {
 		int32_t rc = i < pl->n ? parse_unit(pl, (size_t)i) : 3;
+		bool retire = resident_bytes() > WORKER_RSS;
 
-		if (write(fd, &rc, sizeof(rc)) != (ssize_t)sizeof(rc))
+		rc |= (int32_t)retire << RETIRE_BIT;
+		if (write(fd, &rc, sizeof(rc)) != (ssize_t)sizeof(rc) || retire)
 			break;
 	}
 	/* what is left (statmemo.c's table) is still reachable: valgrind reports no leak */
@@ -360,16 +387,12 @@ static void progress(const struct scan_opts *o, size_t done, size_t total, doubl
 	fflush(stderr);
 }
 
-/* A worker is replaced after this many files, which bounds its memory. */
-#define WORKER_FILES 64
-
 struct slot {
 	pid_t pid;		/* 0: no process */
 	int fd;
 	size_t unit;		/* the file it is parsing */
 	double since;		/* when it was sent */
 	bool busy;
-	int files;
 };
 
 static void slot_start(struct slot *sl, struct pollfd *pfd, size_t *ord, int jobs, int s, const struct pool *pl)
@@ -398,7 +421,6 @@ static void slot_start(struct slot *sl, struct pollfd *pfd, size_t *ord, int job
 	close(sv[1]);
 	sl[s].fd = sv[0];
 	sl[s].busy = false;
-	sl[s].files = 0;
 }
 
 /* Stop the worker of slot S; its status when it had to be waited for. */
@@ -515,12 +537,14 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 			if (!sl[s].busy || !pfd[s].revents)
 				continue;
 			if (read(sl[s].fd, &rc, sizeof(rc)) == (ssize_t)sizeof(rc)) {
+				bool retired = rc >> RETIRE_BIT & 1;
+
 				sl[s].busy = false;
 				how = (enum how)(rc >> HOW_SHIFT & 3);
 				rc &= (1 << HOW_SHIFT) - 1;
 				if (rc != 0)
 					x->failure = xasprintf("worker failed (exit %d)", (int)rc);
-				if (++sl[s].files >= WORKER_FILES)
+				if (retired)
 					slot_stop(sl, s);
 			} else {
 				/* the worker died on this file */

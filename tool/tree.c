@@ -251,6 +251,102 @@ static void load_ccdb(struct flags *f, const struct tree *t, const char *path)
 		die_code(EXIT_INPUT, "'%s' names no file inside '%s'", path, t->root);
 }
 
+/*
+ * Tracepoints parse as what they are to polltax: calls that wait on
+ * nothing.  Each trace_<event>() inline of include/linux/tracepoint.h
+ * expands __DO_TRACE, the static call of the event's probes under RCU
+ * (some forty lines of macros), and every file that includes a trace
+ * header parses that again for each of its events: fs/xfs/xfs_trace.h's
+ * cost 1.1 s of the 2.4 s of xfs_pwork.c, and 7% of the parse of the
+ * 667 files of 6.12.  A probe belongs to a tracer, never to a file's
+ * queue, so libclang is given, for the tree's tracepoint.h, its text with
+ * every definition of __DO_TRACE expanding to an empty statement (the
+ * parameters and the lines of the file kept: no location moves, and the
+ * file keeps its name).  libclang's unsaved files do it (clang's
+ * -remap-file), for the PCH and every parse alike: an include directory
+ * of our own would be searched, in vain, for every other header.  The
+ * text's hash is part of the flags' fingerprint, hence of the cache keys;
+ * the tree's file is a dependency as before.  Nothing is remapped when
+ * the tree has no such definition; --trace-bodies asks for the tree's
+ * own text (the facts must be the same: tests/trace.t.sh).
+ */
+static char *slim_do_trace(const char *text, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *s = text, *end = text + len;
+	int n = 0;
+
+	while (s < end) {
+		const char *l = s, *q = s, *e = memchr(s, '\n', (size_t)(end - s));
+		bool directive;
+		int depth = 0;
+
+		e = e ? e + 1 : end;
+		while (q < e && (*q == ' ' || *q == '\t'))
+			q++;
+		directive = q < e && *q == '#';
+		for (q += directive; q < e && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (!directive || e - q < 7 || strncmp(q, "define", 6) || (q[6] != ' ' && q[6] != '\t')) {
+			sb_add(&sb, l, (size_t)(e - l));
+			s = e;
+			continue;
+		}
+		for (q += 6; q < end && (*q == ' ' || *q == '\t'); q++)
+			;
+		if ((size_t)(end - q) < 11 || strncmp(q, "__DO_TRACE(", 11)) {
+			sb_add(&sb, l, (size_t)(e - l));
+			s = e;
+			continue;
+		}
+		/* the parameter list, then the body to the end of the logical line */
+		for (q += 10; q < end; q++) {
+			depth += *q == '(';
+			depth -= *q == ')';
+			if (!depth || *q == '\n')
+				break;
+		}
+		if (q == end || *q != ')') {
+			sb_add(&sb, l, (size_t)(e - l));
+			s = e;
+			continue;
+		}
+		for (e = q + 1; e < end && !(*e == '\n' && e[-1] != '\\'); e++)
+			;
+		sb_add(&sb, l, (size_t)(q + 1 - l));
+		sb_adds(&sb, " do { } while (0)");
+		for (const char *c = q + 1; c < e; c++)
+			if (*c == '\n')
+				sb_adds(&sb, " \\\n");
+		n++;
+		s = e;
+	}
+	if (!n) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb.buf ? sb_detach(&sb) : NULL;
+}
+
+static void trace_overlay(const struct tree *t, struct remap *r)
+{
+	char *src = path_join(t->root, "include/linux/tracepoint.h"), *buf;
+	size_t len;
+
+	if (read_file(src, &buf, &len) < 0) {
+		free(src);
+		return;
+	}
+	r->text = slim_do_trace(buf, len);
+	if (r->text) {
+		r->path = src;
+		r->len = strlen(r->text);
+	} else {
+		free(src);
+	}
+	free(buf);
+}
+
 static void kernel_common_flags(struct flags *f, const struct tree *t)
 {
 	const char *S = t->root, *B = f->build;
@@ -374,6 +470,9 @@ void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts
 
 	memset(f, 0, sizeof(*f));
 	f->config = xstrdup(o && o->config ? o->config : "allmodconfig");
+	if (!(o && o->trace_bodies))
+		trace_overlay(t, &f->remap);
+	parse_remap_set(&f->remap);
 	p = path_join(t->root, "compile_commands.json");
 	if (is_file(p)) {
 		f->kind = FLAGS_CCDB;
@@ -539,7 +638,8 @@ char *flags_fingerprint(const struct flags *f)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_addf(&sb, "%d|%s|%s|", f->kind, f->source, f->build);
+	sb_addf(&sb, "%d|%s|%s|%016llx|", f->kind, f->source, f->build,
+		f->remap.text ? (unsigned long long)XXH64(f->remap.text, f->remap.len, 0) : 0ull);
 	for (size_t i = 0; i < f->common.n; i++)
 		sb_addf(&sb, "%s ", f->common.v[i]);
 	if (f->ccdb) {
@@ -556,6 +656,10 @@ void flags_free(struct flags *f)
 	free(f->source);
 	free(f->build);
 	free(f->config);
+	if (parse_remap() == &f->remap)
+		parse_remap_set(NULL);
+	free(f->remap.path);
+	free(f->remap.text);
 	json_decref(f->ccdb);
 	sv_clear(&f->common);
 }

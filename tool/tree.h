@@ -27,6 +27,7 @@ struct flags {
 	json_t *ccdb;		/* relpath -> array of args (FLAGS_CCDB) */
 	struct strvec common;	/* flags shared by every file (other kinds) */
 	char *config;		/* allmodconfig, ... */
+	struct remap remap;	/* tracepoint.h as parsed (trace_overlay()) */
 };
 
 /* Fills T or dies with EXIT_INPUT and a message saying what is missing. */
@@ -38,6 +39,7 @@ struct prepare_opts {
 	const char *build;	/* O= directory, default in the cache */
 	int jobs;
 	bool quiet;
+	bool trace_bodies;	/* parse the tree's own tracepoint.h (no overlay) */
 };
 /* Decide where flags come from; may run make O=... prepare (never in the tree). */
 void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts *o);

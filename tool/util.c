@@ -582,3 +582,15 @@ int run_cmd(const char *const argv[], const char *cwd, struct strbuf *out, bool 
 		return WEXITSTATUS(status);
 	return -1;
 }
+
+static const struct remap *remap_now;
+
+void parse_remap_set(const struct remap *r)
+{
+	remap_now = r && r->text ? r : NULL;
+}
+
+const struct remap *parse_remap(void)
+{
+	return remap_now;
+}

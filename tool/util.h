@@ -97,6 +97,19 @@ char *path_join(const char *a, const char *b);
 char *realpath_or_die(const char *path);
 int rm_rf(const char *path);
 const char *cache_root(void);	/* $XDG_CACHE_HOME/polltax or ~/.cache/polltax */
+
+/*
+ * A file libclang reads from memory instead of from disk (an unsaved file
+ * of clang_parseTranslationUnit2(), clang's -remap-file): flags_init()
+ * sets the one of the tree's flags, every parse and PCH build uses it.
+ */
+struct remap {
+	char *path;		/* absolute */
+	char *text;
+	size_t len;
+};
+void parse_remap_set(const struct remap *r);	/* NULL: none */
+const struct remap *parse_remap(void);		/* NULL: none */
 int online_cpus(void);
 bool have_program(const char *name);
 double now_seconds(void);
