@@ -10,8 +10,8 @@
 #   - .poll members that are not file polling are excluded (not-poll);
 #   - unknown is at most 2% of the implementations;
 #   - no file crashed libclang or timed out;
-# then that the scan --no-pch gives the same outputs, and the suites of
-# tests/linux/: the series and verify, then the boot test.
+# then that the scans --no-pch and --trace-bodies give the same outputs,
+# and the suites of tests/linux/: the series and verify, then the boot test.
 # Prints one TEST line per check and "N passed, N failed, N skipped".
 
 set -u
@@ -101,6 +101,26 @@ if fits "scan --no-pch identity" 8; then
 		stopped "scan --no-pch identity" "$start"
 	else
 		check "scan --no-pch" bad "the scan failed"
+	fi
+fi
+
+# nor do tracepoints parsed as calls that wait on nothing: every file
+# parsed again with the tree's own tracepoint.h gives the same outputs
+start=$(date +%s)
+if fits "scan --trace-bodies identity" 3; then
+	timeout --kill-after=30 "$(left)" "$POLLTAX" scan -q --trace-bodies -o "$OUT-bodies" "$SRC"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		same=ok
+		for f in polltax.json polltax.csv summary.md; do
+			cmp -s "$OUT/$f" "$OUT-bodies/$f" || same="$f differs"
+		done
+		[ "$same" = ok ] && r=ok || r=bad
+		check "scan --trace-bodies: the same outputs ($(( $(date +%s) - start )) s)" $r "$same"
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		stopped "scan --trace-bodies identity" "$start"
+	else
+		check "scan --trace-bodies" bad "the scan failed"
 	fi
 fi
 
