@@ -84,45 +84,30 @@ crashed=$(awk '/"failed": \[/,/\]/' "$J" | grep -c '"reason"')
 [ "$crashed" -eq 0 ] && r=ok || r=bad
 check "no file crashed or timed out ($crashed)" $r "$crashed files failed"
 
+# identity OPTION MINUTES OPTION...: a scan with the OPTIONs (within the
+# budget: it takes up to MINUTES) gives the outputs of the first scan
+identity() {
+	name=$1 minutes=$2
+	shift 2
+	start=$(date +%s)
+	fits "scan $name identity" "$minutes" || return 0
+	timeout --kill-after=30 "$(left)" "$POLLTAX" scan -q "$@" -o "$OUT-${name#--}" "$SRC"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		msg=$(same_outputs "$OUT" "$OUT-${name#--}") && r=ok || r=bad
+		check "scan $name: the same outputs ($(( $(date +%s) - start )) s)" $r "$msg"
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		stopped "scan $name identity" "$start"
+	else
+		check "scan $name" bad "the scan failed"
+	fi
+}
 # precompiled headers change no fact: every file parsed again on its own
 # (--no-pch --no-cache, into the same cache) gives the same outputs
-start=$(date +%s)
-if fits "scan --no-pch identity" 8; then
-	timeout --kill-after=30 "$(left)" "$POLLTAX" scan -q --no-pch --no-cache -o "$OUT-nopch" "$SRC"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		same=ok
-		for f in polltax.json polltax.csv summary.md; do
-			cmp -s "$OUT/$f" "$OUT-nopch/$f" || same="$f differs"
-		done
-		[ "$same" = ok ] && r=ok || r=bad
-		check "scan --no-pch: the same outputs ($(( $(date +%s) - start )) s)" $r "$same"
-	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		stopped "scan --no-pch identity" "$start"
-	else
-		check "scan --no-pch" bad "the scan failed"
-	fi
-fi
-
+identity --no-pch 8 --no-pch --no-cache
 # nor do tracepoints parsed as calls that wait on nothing: every file
 # parsed again with the tree's own tracepoint.h gives the same outputs
-start=$(date +%s)
-if fits "scan --trace-bodies identity" 3; then
-	timeout --kill-after=30 "$(left)" "$POLLTAX" scan -q --trace-bodies -o "$OUT-bodies" "$SRC"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		same=ok
-		for f in polltax.json polltax.csv summary.md; do
-			cmp -s "$OUT/$f" "$OUT-bodies/$f" || same="$f differs"
-		done
-		[ "$same" = ok ] && r=ok || r=bad
-		check "scan --trace-bodies: the same outputs ($(( $(date +%s) - start )) s)" $r "$same"
-	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		stopped "scan --trace-bodies identity" "$start"
-	else
-		check "scan --trace-bodies" bad "the scan failed"
-	fi
-fi
+identity --trace-bodies 3 --trace-bodies
 
 # Then the series (tests/linux/series.t.sh: series and verify), then the
 # boot test, which boots the series just written.  MINUTES: about what

@@ -29,11 +29,6 @@
 
 set -u
 . "$TOP/tests/lib.sh"
-same_outputs() {	# DIR1 DIR2: polltax.json, polltax.csv, summary.md identical
-	for f in polltax.json polltax.csv summary.md; do
-		cmp -s "$1/$f" "$2/$f" || { echo "$f differs"; return 1; }
-	done
-}
 facts_of() {	# CACHE: every entry's facts, one line each, sorted
 	find "$1/polltax/facts" -path '*/sets' -prune -o -name '*.json' -exec jq -c '.facts // .failure' {} + | sort
 }

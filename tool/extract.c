@@ -1810,6 +1810,18 @@ static void strip_counters(json_t *j)
 	}
 }
 
+unsigned remap_unsaved(struct CXUnsavedFile *uf)
+{
+	const struct remap *r = parse_remap();
+
+	if (!r)
+		return 0;
+	uf->Filename = r->path;
+	uf->Contents = r->text;
+	uf->Length = (unsigned long)r->len;
+	return 1;
+}
+
 /*
  * The parse of extract_tu() and parse_tu_only(): one index per file.
  * excludeDeclarationsFromPCH: visiting the translation unit then walks the
@@ -1821,17 +1833,12 @@ static enum CXErrorCode parse_file(const char *abs, const char *const *args, int
 				   CXTranslationUnit *tu)
 {
 	unsigned opts = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-	const struct remap *r = parse_remap();
 	struct CXUnsavedFile uf;
+	unsigned nuf = remap_unsaved(&uf);
 
 	*idx = clang_createIndex(1, 0);
 	*tu = NULL;
-	if (r) {
-		uf.Filename = r->path;
-		uf.Contents = r->text;
-		uf.Length = (unsigned long)r->len;
-	}
-	return clang_parseTranslationUnit2(*idx, abs, args, nargs, r ? &uf : NULL, r ? 1 : 0, opts, tu);
+	return clang_parseTranslationUnit2(*idx, abs, args, nargs, &uf, nuf, opts, tu);
 }
 
 /* The parse of extract_tu() and nothing else: the parse floor of 'make bench'. */

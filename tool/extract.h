@@ -31,4 +31,12 @@ json_t *extract_tu(const char *root, const char *relpath,
 int parse_tu_only(const char *root, const char *relpath,
 		  const char *const *args, int nargs, bool *errors);
 
+/*
+ * The file libclang reads from memory (parse_remap(): the tree's
+ * tracepoint.h) as an unsaved file in *UF: how many, 0 or 1.  Every parse
+ * and every PCH build passes it, so that they all read the same text.
+ */
+struct CXUnsavedFile;
+unsigned remap_unsaved(struct CXUnsavedFile *uf);
+
 #endif

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "pch.h"
+#include "extract.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -76,34 +77,6 @@ static void remove_at_exit(void)
 {
 	if (cleanup_at_exit && cleanup_at_exit->owner == getpid())
 		rm_rf(cleanup_at_exit->dir);
-}
-
-/* The directive of a preprocessor line ("include", "define", ...) and what follows. */
-static const char *directive(const char *l, const char *end, size_t *dlen)
-{
-	while (l < end && (*l == ' ' || *l == '\t'))
-		l++;
-	if (l >= end || *l != '#')
-		return NULL;
-	l++;
-	while (l < end && (*l == ' ' || *l == '\t'))
-		l++;
-	*dlen = 0;
-	while (l + *dlen < end && islower((unsigned char)l[*dlen]))
-		(*dlen)++;
-	return l;
-}
-
-static bool is_dir_word(const char *d, size_t n, const char *w)
-{
-	return n == strlen(w) && !memcmp(d, w, n);
-}
-
-static const char *skip_blank(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	return p;
 }
 
 /* A directive line: the line, and its directive's word (DN long) and argument. */
@@ -533,16 +506,11 @@ static void build_one(const struct pch *p, size_t gi, const struct strvec *args)
 	CXTranslationUnit tu = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	unsigned opts = CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization;
-	const struct remap *r = parse_remap();	/* the same text as every parse (extract.c) */
 	struct CXUnsavedFile uf;
+	unsigned nuf = remap_unsaved(&uf);	/* the same text as every parse */
 
-	if (r) {
-		uf.Filename = r->path;
-		uf.Contents = r->text;
-		uf.Length = (unsigned long)r->len;
-	}
-	if (clang_parseTranslationUnit2(idx, src, (const char *const *)args->v, (int)args->n, r ? &uf : NULL,
-					r ? 1 : 0, opts, &tu) != CXError_Success || !tu)
+	if (clang_parseTranslationUnit2(idx, src, (const char *const *)args->v, (int)args->n, &uf, nuf, opts,
+					&tu) != CXError_Success || !tu)
 		_exit(2);
 	for (unsigned i = 0; i < clang_getNumDiagnostics(tu); i++) {
 		CXDiagnostic dg = clang_getDiagnostic(tu, i);

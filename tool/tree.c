@@ -277,43 +277,34 @@ static char *slim_do_trace(const char *text, size_t len, size_t *outlen)
 	int n = 0;
 
 	while (s < end) {
-		const char *l = s, *q = s, *e = memchr(s, '\n', (size_t)(end - s));
-		bool directive;
+		const char *e = memchr(s, '\n', (size_t)(end - s)), *d, *q = NULL;
+		size_t dn;
 		int depth = 0;
 
 		e = e ? e + 1 : end;
-		while (q < e && (*q == ' ' || *q == '\t'))
-			q++;
-		directive = q < e && *q == '#';
-		for (q += directive; q < e && (*q == ' ' || *q == '\t'); q++)
-			;
-		if (!directive || e - q < 7 || strncmp(q, "define", 6) || (q[6] != ' ' && q[6] != '\t')) {
-			sb_add(&sb, l, (size_t)(e - l));
-			s = e;
-			continue;
+		d = directive(s, e, &dn);
+		if (d && is_dir_word(d, dn, "define")) {
+			const char *name = skip_blank(d + dn, e);
+
+			if (name > d + dn && (size_t)(e - name) > 11 && !strncmp(name, "__DO_TRACE(", 11))
+				q = name + 10;
 		}
-		for (q += 6; q < end && (*q == ' ' || *q == '\t'); q++)
-			;
-		if ((size_t)(end - q) < 11 || strncmp(q, "__DO_TRACE(", 11)) {
-			sb_add(&sb, l, (size_t)(e - l));
-			s = e;
-			continue;
-		}
-		/* the parameter list, then the body to the end of the logical line */
-		for (q += 10; q < end; q++) {
+		/* the end of its parameter list, on this line */
+		for (; q && q < e; q++) {
 			depth += *q == '(';
 			depth -= *q == ')';
-			if (!depth || *q == '\n')
+			if (!depth)
 				break;
 		}
-		if (q == end || *q != ')') {
-			sb_add(&sb, l, (size_t)(e - l));
+		if (!q || q >= e || *q != ')') {
+			sb_add(&sb, s, (size_t)(e - s));
 			s = e;
 			continue;
 		}
+		/* the body, to the end of the logical line: an empty statement, as many lines */
 		for (e = q + 1; e < end && !(*e == '\n' && e[-1] != '\\'); e++)
 			;
-		sb_add(&sb, l, (size_t)(q + 1 - l));
+		sb_add(&sb, s, (size_t)(q + 1 - s));
 		sb_adds(&sb, " do { } while (0)");
 		for (const char *c = q + 1; c < e; c++)
 			if (*c == '\n')
@@ -329,7 +320,7 @@ static char *slim_do_trace(const char *text, size_t len, size_t *outlen)
 	return sb_detach(&sb);
 }
 
-static void trace_overlay(const struct tree *t, struct remap *r)
+static void trace_remap(const struct tree *t, struct remap *r)
 {
 	char *src = path_join(t->root, "include/linux/tracepoint.h"), *buf;
 	size_t len;
@@ -471,7 +462,7 @@ void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts
 	memset(f, 0, sizeof(*f));
 	f->config = xstrdup(o && o->config ? o->config : "allmodconfig");
 	if (!(o && o->trace_bodies))
-		trace_overlay(t, &f->remap);
+		trace_remap(t, &f->remap);
 	parse_remap_set(&f->remap);
 	p = path_join(t->root, "compile_commands.json");
 	if (is_file(p)) {

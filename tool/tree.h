@@ -27,7 +27,7 @@ struct flags {
 	json_t *ccdb;		/* relpath -> array of args (FLAGS_CCDB) */
 	struct strvec common;	/* flags shared by every file (other kinds) */
 	char *config;		/* allmodconfig, ... */
-	struct remap remap;	/* tracepoint.h as parsed (trace_overlay()) */
+	struct remap remap;	/* tracepoint.h as parsed (trace_remap()) */
 };
 
 /* Fills T or dies with EXIT_INPUT and a message saying what is missing. */

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -593,4 +594,28 @@ void parse_remap_set(const struct remap *r)
 const struct remap *parse_remap(void)
 {
 	return remap_now;
+}
+
+const char *directive(const char *l, const char *end, size_t *dlen)
+{
+	l = skip_blank(l, end);
+	if (l >= end || *l != '#')
+		return NULL;
+	l = skip_blank(l + 1, end);
+	*dlen = 0;
+	while (l + *dlen < end && islower((unsigned char)l[*dlen]))
+		(*dlen)++;
+	return l;
+}
+
+bool is_dir_word(const char *d, size_t n, const char *w)
+{
+	return n == strlen(w) && !memcmp(d, w, n);
+}
+
+const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
 }

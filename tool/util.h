@@ -110,6 +110,12 @@ struct remap {
 };
 void parse_remap_set(const struct remap *r);	/* NULL: none */
 const struct remap *parse_remap(void);		/* NULL: none */
+
+/* Preprocessor lines, for the cheap readers of C text (pch.c, tree.c). */
+/* The directive of line L..END ("include", "define", ...: *DLEN long), NULL if none. */
+const char *directive(const char *l, const char *end, size_t *dlen);
+bool is_dir_word(const char *d, size_t n, const char *w);
+const char *skip_blank(const char *p, const char *end);
 int online_cpus(void);
 bool have_program(const char *name);
 double now_seconds(void);
