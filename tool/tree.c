@@ -520,68 +520,294 @@ void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts
 	kernel_common_flags(f, t);
 }
 
-/* -I/-D flags that a directory's Makefile or Kbuild adds (ccflags-y, subdir-ccflags-y). */
-static void makefile_flags(const struct flags *f, const struct tree *t, const char *dir, bool own,
+/*
+ * A Makefile's variables as make has read them so far: NAME and its value
+ * (unexpanded, as "=" and "+=" keep it; ":=" expands it at once).
+ */
+struct mkvars {
+	struct strvec name, value;
+};
+
+#define MK_UNKNOWN '\001'	/* what polltax cannot know expands to */
+
+static void mk_expand(const struct flags *f, const struct tree *t, const char *dir, const struct mkvars *mv,
+		      const char *s, const char *end, int depth, struct strbuf *out);
+
+/* The value of variable NAME (N long) into OUT, expanded; MK_UNKNOWN when polltax cannot know it. */
+static void mk_var(const struct flags *f, const struct tree *t, const char *dir, const struct mkvars *mv,
+		   const char *name, size_t n, int depth, struct strbuf *out)
+{
+	static const char *const builtin[] = { "srctree", "src", "obj", "objtree", NULL };
+	size_t k;
+
+	for (int b = 0; builtin[b]; b++) {
+		if (strlen(builtin[b]) != n || strncmp(name, builtin[b], n))
+			continue;
+		if (b == 0)
+			sb_adds(out, t->root);
+		else if (b == 1)	/* relative, as older trees' "$(srctree)/$(src)" needs */
+			sb_adds(out, dir);
+		else if (b == 2)
+			sb_addf(out, "%s/%s", f->build, dir);
+		else
+			sb_adds(out, f->build);
+		return;
+	}
+	for (k = mv->name.n; k-- > 0;)
+		if (strlen(mv->name.v[k]) == n && !strncmp(mv->name.v[k], name, n))
+			break;
+	if (k == (size_t)-1 || depth >= 8) {
+		sb_addc(out, MK_UNKNOWN);
+		return;
+	}
+	mk_expand(f, t, dir, mv, mv->value.v[k], mv->value.v[k] + strlen(mv->value.v[k]), depth + 1, out);
+}
+
+/*
+ * S..END with its variable references expanded: $(srctree), $(src) (the
+ * directory, relative: a relative -I is the tree's), $(obj), $(objtree),
+ * and the Makefile's own variables.  A function
+ * ($(call ...), $(shell ...)), an automatic variable or a variable set
+ * elsewhere (the configuration's CONFIG_ ones) is MK_UNKNOWN.
+ */
+static void mk_expand(const struct flags *f, const struct tree *t, const char *dir, const struct mkvars *mv,
+		      const char *s, const char *end, int depth, struct strbuf *out)
+{
+	while (s < end) {
+		char open, close;
+		int level = 1;
+		const char *name, *q;
+
+		if (*s != '$' || s + 1 >= end) {
+			sb_addc(out, *s++);
+			continue;
+		}
+		if (s[1] == '$') {
+			sb_addc(out, '$');
+			s += 2;
+			continue;
+		}
+		if (s[1] != '(' && s[1] != '{') {	/* $@, $<, $X */
+			sb_addc(out, MK_UNKNOWN);
+			s += 2;
+			continue;
+		}
+		open = s[1];
+		close = open == '(' ? ')' : '}';
+		name = s + 2;
+		for (q = name; q < end && level; q++)
+			level += *q == open ? 1 : *q == close ? -1 : 0;
+		if (level) {		/* unbalanced: the rest is unknown */
+			sb_addc(out, MK_UNKNOWN);
+			return;
+		}
+		/* q is just past the closing parenthesis */
+		if (strcspn(name, " \t:$") >= (size_t)(q - 1 - name))
+			mk_var(f, t, dir, mv, name, (size_t)(q - 1 - name), depth, out);
+		else
+			sb_addc(out, MK_UNKNOWN);
+		s = q;
+	}
+}
+
+/* Record the assignment NAME OP VALUE (OP: "=", ":=", "::=", "+=", "?="). */
+static void mk_assign(const struct flags *f, const struct tree *t, const char *dir, struct mkvars *mv,
+		      const char *name, const char *op, const char *value)
+{
+	struct strbuf v = STRBUF_INIT;
+	size_t k;
+
+	for (k = mv->name.n; k-- > 0;)
+		if (!strcmp(mv->name.v[k], name))
+			break;
+	if (k != (size_t)-1 && op[0] == '?')
+		return;
+	if (op[0] == ':')
+		mk_expand(f, t, dir, mv, value, value + strlen(value), 0, &v);
+	else
+		sb_adds(&v, value);
+	if (k != (size_t)-1 && op[0] == '+') {
+		char *old = mv->value.v[k];
+
+		mv->value.v[k] = xasprintf("%s %s", old, v.buf ? v.buf : "");
+		free(old);
+	} else if (k != (size_t)-1) {
+		free(mv->value.v[k]);
+		mv->value.v[k] = xstrdup(v.buf ? v.buf : "");
+	} else {
+		sv_push(&mv->name, name);
+		sv_push(&mv->value, v.buf ? v.buf : "");
+	}
+	sb_release(&v);
+}
+
+/*
+ * Split logical line L (continuations joined, comment cut) into the
+ * assigned *NAME (trimmed, allocated), its operator *OP and *VALUE; false
+ * when L assigns nothing (a rule, a directive, a recipe).
+ */
+static bool mk_split(char *l, char **name, const char **op, char **value)
+{
+	static const char *const ops[] = { "::=", ":=", "+=", "?=", "=", NULL };
+	char *e;
+	int level = 0;
+
+	while (*l == ' ' || *l == '\t')
+		l++;
+	if (!strncmp(l, "export ", 7) || !strncmp(l, "override ", 9))
+		l = strchr(l, ' ') + 1;
+	for (e = l; *e; e++) {
+		if (*e == '(' || *e == '{')
+			level++;
+		else if ((*e == ')' || *e == '}') && level)
+			level--;
+		else if (!level && strchr("=:+?", *e))
+			break;
+	}
+	*op = NULL;
+	for (int k = 0; *e && ops[k] && !*op; k++)
+		if (!strncmp(e, ops[k], strlen(ops[k])))
+			*op = ops[k];
+	if (!*op)
+		return false;	/* no '=', or a rule "target: prerequisites" */
+	*value = e + strlen(*op);
+	while (**value == ' ' || **value == '\t')
+		(*value)++;
+	while (e > l && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (e == l)
+		return false;
+	*name = xstrndup(l, (size_t)(e - l));
+	return true;
+}
+
+/*
+ * The -I/-D flags of a ccflags VALUE, expanded with the variables MV (NULL:
+ * it is already); those polltax cannot know are left out.
+ */
+static void mk_cflags(const struct flags *f, const struct tree *t, const char *dir, const struct mkvars *mv,
+		      const char *value, struct strvec *out)
+{
+	struct strbuf ex = STRBUF_INIT;
+	struct strvec w = STRVEC_INIT;
+
+	if (mv)
+		mk_expand(f, t, dir, mv, value, value + strlen(value), 0, &ex);
+	else
+		sb_adds(&ex, value);
+	shell_split(ex.buf ? ex.buf : "", &w);
+	for (size_t i = 0; i < w.n; i++) {
+		const char *a = w.v[i], *val;
+
+		if (strncmp(a, "-I", 2) && strncmp(a, "-D", 2))
+			continue;
+		val = a[2] ? a + 2 : (i + 1 < w.n ? w.v[++i] : "");
+		if (!*val || strchr(val, MK_UNKNOWN))
+			continue;
+		if (a[1] == 'I' && val[0] != '/')
+			sv_pushf(out, "-I%s/%s", t->root, val);
+		else
+			sv_pushf(out, "-%c%s", a[1], val);
+	}
+	sv_clear(&w);
+	sb_release(&ex);
+}
+
+/* Does Makefile text BUF name object OBJ ("pci/foo.o") as a word? */
+static bool names_object(const char *buf, const char *obj)
+{
+	size_t n = strlen(obj);
+
+	for (const char *q = strstr(buf, obj); q; q = strstr(q + 1, obj))
+		if ((q == buf || strchr(" \t=", q[-1])) && (!q[n] || strchr(" \t\\\n", q[n])))
+			return true;
+	return false;
+}
+
+/*
+ * -I/-D flags that a directory's Makefile or Kbuild adds (ccflags-y,
+ * subdir-ccflags-y, and ccflags-$(CONFIG_...) whatever the configuration),
+ * read as make reads them: continued lines joined, comments cut, and the
+ * Makefile's own variables (such as "-I$(FULL_AMD_PATH)/include" or
+ * "$(INCLUDES) $(DEFINES)") expanded where the line is when the ccflags
+ * variable was first set with ":=", with their last values otherwise.
+ * Kbuild is read instead of the Makefile when there is one, as kbuild
+ * does (scripts/Makefile.build's kbuild-file).  DIR is
+ * the file's own directory (OBJ NULL), or one above it: then only its
+ * subdir-ccflags apply, unless it builds the file's object OBJ itself
+ * ("pci/foo.o", as kbuild lets a Makefile do), and its ccflags too.
+ */
+static void makefile_flags(const struct flags *f, const struct tree *t, const char *dir, const char *obj,
 			   struct strvec *out)
 {
-	static const char *const names[] = { "Makefile", "Kbuild", NULL };
+	static const char *const names[] = { "Kbuild", "Makefile", NULL };
 
 	for (int n = 0; names[n]; n++) {
 		char *mk = xasprintf("%s/%s/%s", t->root, dir, names[n]), *buf;
+		struct mkvars mv = { STRVEC_INIT, STRVEC_INIT };
+		struct strvec vals = STRVEC_INIT, expanded = STRVEC_INIT;	/* per ccflags line */
+		struct strvec simple = STRVEC_INIT, recursive = STRVEC_INIT;	/* ccflags variables */
+		size_t len;
+		bool own;
 
-		if (read_file(mk, &buf, NULL) < 0) {
+		if (read_file(mk, &buf, &len) < 0) {
 			free(mk);
 			continue;
 		}
-		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-			bool sub = strstr(l, "subdir-ccflags") != NULL;
-			struct strvec w = STRVEC_INIT;
+		own = !obj || names_object(buf, obj);
+		/* a backslash-newline is a blank */
+		for (size_t i = 0; i + 1 < len; i++) {
+			size_t k = buf[i + 1] == '\r' && i + 2 < len ? 2 : 1;
 
-			if (!strstr(l, "ccflags") && !strstr(l, "EXTRA_CFLAGS"))
-				continue;
-			if (!own && !sub)
-				continue;
-			shell_split(l, &w);
-			for (size_t i = 0; i < w.n; i++) {
-				char *a = w.v[i];
-				struct strbuf v = STRBUF_INIT;
-
-				if (strncmp(a, "-I", 2) && strncmp(a, "-D", 2))
-					continue;
-				const char *val = a[2] ? a + 2 : (i + 1 < w.n ? w.v[++i] : "");
-				bool bad = false;
-
-				for (const char *s = val; *s && !bad; s++) {
-					if (!strncmp(s, "$(srctree)", 10)) {
-						sb_adds(&v, t->root);
-						s += 9;
-					} else if (!strncmp(s, "$(src)", 6)) {
-						sb_addf(&v, "%s/%s", t->root, dir);
-						s += 5;
-					} else if (!strncmp(s, "$(obj)", 6)) {
-						sb_addf(&v, "%s/%s", f->build, dir);
-						s += 5;
-					} else if (!strncmp(s, "$(objtree)", 10)) {
-						sb_adds(&v, f->build);
-						s += 9;
-					} else if (*s == '$') {
-						bad = true;
-					} else {
-						sb_addc(&v, *s);
-					}
-				}
-				if (!bad && v.len) {
-					if (a[1] == 'I' && v.buf[0] != '/')
-						sv_pushf(out, "-I%s/%s", t->root, v.buf);
-					else
-						sv_pushf(out, "-%c%s", a[1], v.buf);
-				}
-				sb_release(&v);
-			}
-			sv_clear(&w);
+			if (buf[i] == '\\' && buf[i + k] == '\n')
+				memset(buf + i, ' ', k + 1);
 		}
+		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			char *hash = strchr(l, '#'), *name, *value;
+			const char *op;
+			bool sub, cc;
+
+			if (hash)
+				*hash = '\0';
+			if (!mk_split(l, &name, &op, &value))
+				continue;
+			sub = strstr(name, "subdir-ccflags") != NULL;
+			cc = (strstr(name, "ccflags") && !strstr(name, "remove")) || strstr(name, "EXTRA_CFLAGS");
+			if (cc && (own || sub)) {
+				/*
+				 * make expands a variable first set with ":=" at
+				 * once, one set with "=" or "+=" where it is used:
+				 * after the whole Makefile is read
+				 */
+				if (!sv_contains(&simple, name) && !sv_contains(&recursive, name))
+					sv_push(op[0] == ':' ? &simple : &recursive, name);
+				if (sv_contains(&simple, name)) {
+					struct strbuf ex = STRBUF_INIT;
+
+					mk_expand(f, t, dir, &mv, value, value + strlen(value), 0, &ex);
+					sv_push(&vals, ex.buf ? ex.buf : "");
+					sb_release(&ex);
+					sv_push(&expanded, "1");
+				} else {
+					sv_push(&vals, value);
+					sv_push(&expanded, "");
+				}
+			} else if (!cc && !strpbrk(name, "$ \t")) {
+				mk_assign(f, t, dir, &mv, name, op, value);
+			}
+			free(name);
+		}
+		for (size_t k = 0; k < vals.n; k++)
+			mk_cflags(f, t, dir, *expanded.v[k] ? NULL : &mv, vals.v[k], out);
+		sv_clear(&vals);
+		sv_clear(&expanded);
+		sv_clear(&simple);
+		sv_clear(&recursive);
+		sv_clear(&mv.name);
+		sv_clear(&mv.value);
 		free(buf);
 		free(mk);
+		break;		/* Kbuild found: the Makefile is not kbuild's */
 	}
 }
 
@@ -614,11 +840,16 @@ bool flags_for(const struct flags *f, const struct tree *t, const char *rel, str
 			sv_pushf(out, "-I%s/%s", f->build, dir);
 			/* ancestors' subdir-ccflags, then the directory's own ccflags */
 			for (char *s = strchr(dir, '/'); s; s = strchr(s + 1, '/')) {
+				char *obj = xstrdup(rel + (s - dir) + 1);
+
+				if (strlen(obj) > 2 && !strcmp(obj + strlen(obj) - 2, ".c"))
+					obj[strlen(obj) - 1] = 'o';	/* foo.c: foo.o */
 				*s = '\0';
-				makefile_flags(f, t, dir, false, out);
+				makefile_flags(f, t, dir, obj, out);
 				*s = '/';
+				free(obj);
 			}
-			makefile_flags(f, t, dir, true, out);
+			makefile_flags(f, t, dir, NULL, out);
 		}
 		free(dir);
 	}
