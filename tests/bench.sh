@@ -20,13 +20,15 @@
 #                      as the scan runs it (--no-includes: no header read)
 #   cocci, includes    the same reading each file's own #includes
 #                      (--all-includes), closer to what the scan sees
-# The floor, the cold scan and Coccinelle only run twice each, in turn
-# (floor, cold, cocci, floor, cold, cocci), and the better time of each is
-# kept, with its peak: on a shared machine times move by 10% and more
-# within minutes, and each contender gets the same two chances.
-# with the peak memory of each: the largest sum of the resident sizes of
-# all its processes, sampled every 0.2 s (shared pages counted in each
-# process, so an upper bound).  Writes OUT/bench.md and prints it.
+# The floor, the cold scan and Coccinelle only run in rounds, in turn
+# (floor, cold, cocci, floor, cold, cocci, ...; BENCH_ROUNDS, default 3),
+# and the median time of each is kept, with its peak: on a shared machine
+# times move by 10% to 40% within minutes, a median is not one lucky or
+# unlucky run, and each contender gets the same chances.  Each round's
+# own ratio of the cold scan to Coccinelle is listed too.  A run's peak
+# memory is the largest sum of the resident sizes of all its processes,
+# sampled every 0.2 s (shared pages counted in each process, so an upper
+# bound).  Writes OUT/bench.md and prints it.
 #
 # Everything runs on a scratch copy of the tree made of hard links (cp -al:
 # seconds, no data copied), so that one file can be changed without writing
@@ -37,6 +39,7 @@ POLLTAX=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 KERNEL=$(cd "$2" && pwd)
 JOBS=$3
 OUT=$4
+ROUNDS=${BENCH_ROUNDS:-3}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)	# the Coccinelle runs work from inside the tree
@@ -80,9 +83,9 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 cd "$TREE"	# the Coccinelle runs work from inside the tree (every other path is absolute)
 set -- --sp-file "$TOP/cocci/classify.cocci" -D facts --very-quiet --no-show-diff --ifdef-to-if \
 	--macro-file "$TOP/cocci/classify-macros.h" --timeout 60 --jobs "$JOBS" --chunksize 1 --file-groups "$W/groups"
-# the floor, the cold scan and Coccinelle alone, twice each, in turn: the
-# better of two for each (times move by 10% on a shared machine)
-for round in 1 2; do
+# the floor, the cold scan and Coccinelle alone, in rounds, in turn: the
+# median of each (times move by 10% to 40% on a shared machine)
+for round in $(seq 1 "$ROUNDS"); do
 	rm -rf "$XDG_CACHE_HOME/polltax"	# facts, prefilter: all of the cache (the build is --build)
 	measure floor$round "$POLLTAX" parse-floor -j "$JOBS" --build "$BUILDDIR" "$TREE"
 	parse_only floor$round
@@ -91,8 +94,13 @@ for round in 1 2; do
 	measure cocci$round spatch "$@" --no-includes
 done
 for r in floor cold cocci; do
-	sort -n "$W/${r}1.time" "$W/${r}2.time" | head -n 1 >"$W/$r.time"
+	for round in $(seq 1 "$ROUNDS"); do cat "$W/$r$round.time"; done |
+		sort -n | sed -n "$(((ROUNDS + 1) / 2))p" >"$W/$r.time"
 done
+rounds() {	# NAME: its times, round by round ("32.1, 33.0 and 31.9 s")
+	for round in $(seq 1 "$ROUNDS"); do cut -d' ' -f1 "$W/$1$round.time"; done |
+		awk '{ t[NR] = $1 } END { for (i = 1; i <= NR; i++) printf "%s%s", t[i], i == NR ? " s" : i == NR - 1 ? " and " : ", " }'
+}
 measure floor_nopch "$POLLTAX" parse-floor --no-pch -j "$JOBS" --build "$BUILDDIR" "$TREE"
 parse_only floor_nopch
 measure warm "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
@@ -117,9 +125,15 @@ ratio() { awk -v a="$(sec "$1")" -v b="$(sec "$2")" 'BEGIN { printf "%.2f", a / 
 	echo "| Coccinelle only, reading #includes (--all-includes) | $(sec cocci_inc) | $(mib cocci_inc) | scan cold = $(ratio cold cocci_inc) x this |"
 	echo
 	echo "$(uname -m), $(nproc) CPUs, -j $JOBS, $(basename "$KERNEL"), $(wc -l <"$W/files") candidate files," \
-		"$(date -u +%Y-%m-%d); load average before: $load; the better of two runs, in turn:" \
-		"floor $(cut -d' ' -f1 "$W/floor1.time") and $(cut -d' ' -f1 "$W/floor2.time") s," \
-		"cold $(cut -d' ' -f1 "$W/cold1.time") and $(cut -d' ' -f1 "$W/cold2.time") s," \
-		"Coccinelle $(cut -d' ' -f1 "$W/cocci1.time") and $(cut -d' ' -f1 "$W/cocci2.time") s"
+		"$(date -u +%Y-%m-%d); load average before: $load; the median of $ROUNDS runs, in turn:" \
+		"floor $(rounds floor), cold $(rounds cold), Coccinelle $(rounds cocci)."
+	faster=0
+	for round in $(seq 1 "$ROUNDS"); do
+		printf '%s' "$(ratio "cold$round" "cocci$round")" >"$W/ratio$round"
+		awk -v r="$(cat "$W/ratio$round")" 'BEGIN { exit !(r < 1) }' && faster=$((faster + 1))
+	done
+	echo "Scan cold against Coccinelle only, round by round: $(for round in $(seq 1 "$ROUNDS"); do
+		printf '%s x%s' "$(cat "$W/ratio$round")" "$([ "$round" -lt "$ROUNDS" ] && echo ', ')"; done);" \
+		"the scan was faster in $faster of $ROUNDS."
 } >"$OUT/bench.md"
 cat "$OUT/bench.md"
