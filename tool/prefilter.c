@@ -61,13 +61,6 @@ struct walkctx {
 	json_t *stats;		/* rel -> "mtime.size" */
 };
 
-static bool has_suffix(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-
-	return a >= b && !strcmp(s + a - b, suf);
-}
-
 /*
  * A .c or .h that is not a regular file is not read (a FIFO would block):
  * say so, unless it is a link to a file of the tree, which is read there.

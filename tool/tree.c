@@ -455,12 +455,28 @@ static void run_prepare(struct flags *f, const struct tree *t, const struct prep
 	free(stamp);
 }
 
+/* A directory's Kbuild or Makefile, as makefile_flags() reads it. */
+struct mkfile {
+	char *text;		/* as written; NULL: the directory has neither */
+	struct strvec all;	/* the -I/-D flags of its ccflags and subdir-ccflags, in order */
+	struct strvec sub;	/* those of its subdir-ccflags alone */
+};
+
+/* Every directory's mkfile read so far, for one struct flags. */
+struct mkfiles {
+	json_t *index;		/* directory -> its index in file */
+	struct mkfile *file;
+	size_t n;
+};
+
 void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts *o)
 {
 	char *p;
 
 	memset(f, 0, sizeof(*f));
 	f->config = xstrdup(o && o->config ? o->config : "allmodconfig");
+	f->mk = xcalloc(1, sizeof(*f->mk));
+	f->mk->index = json_object();
 	if (!(o && o->trace_bodies))
 		trace_remap(t, &f->remap);
 	parse_remap_set(&f->remap);
@@ -522,11 +538,25 @@ void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts
 
 /*
  * A Makefile's variables as make has read them so far: NAME and its value
- * (unexpanded, as "=" and "+=" keep it; ":=" expands it at once).
+ * (unexpanded, as "=" and "+=" keep it; ":=" expands it at once), and the
+ * flavour of each variable assigned so far, its own or a ccflags one.
  */
 struct mkvars {
 	struct strvec name, value;
+	struct strvec simple, recursive;	/* first set with ":=", or with "=", "+=", "?=" */
 };
+
+/*
+ * Does make expand the value of NAME OP VALUE at once?  For ":=", and for
+ * "+=" to a variable first set with ":="; any other value is expanded
+ * where the variable is used.  Records NAME's flavour when it is new.
+ */
+static bool mk_now(struct mkvars *mv, const char *name, const char *op)
+{
+	if (!sv_contains(&mv->simple, name) && !sv_contains(&mv->recursive, name))
+		sv_push(op[0] == ':' ? &mv->simple : &mv->recursive, name);
+	return op[0] == ':' || (op[0] == '+' && sv_contains(&mv->simple, name));
+}
 
 #define MK_UNKNOWN '\001'	/* what polltax cannot know expands to */
 
@@ -622,7 +652,7 @@ static void mk_assign(const struct flags *f, const struct tree *t, const char *d
 			break;
 	if (k != (size_t)-1 && op[0] == '?')
 		return;
-	if (op[0] == ':')
+	if (mk_now(mv, name, op))
 		mk_expand(f, t, dir, mv, value, value + strlen(value), 0, &v);
 	else
 		sb_adds(&v, value);
@@ -725,90 +755,115 @@ static bool names_object(const char *buf, const char *obj)
 }
 
 /*
- * -I/-D flags that a directory's Makefile or Kbuild adds (ccflags-y,
- * subdir-ccflags-y, and ccflags-$(CONFIG_...) whatever the configuration),
- * read as make reads them: continued lines joined, comments cut, and the
- * Makefile's own variables (such as "-I$(FULL_AMD_PATH)/include" or
- * "$(INCLUDES) $(DEFINES)") expanded where the line is when the ccflags
- * variable was first set with ":=", with their last values otherwise.
- * Kbuild is read instead of the Makefile when there is one, as kbuild
- * does (scripts/Makefile.build's kbuild-file).  DIR is
- * the file's own directory (OBJ NULL), or one above it: then only its
- * subdir-ccflags apply, unless it builds the file's object OBJ itself
- * ("pci/foo.o", as kbuild lets a Makefile do), and its ccflags too.
+ * Read directory DIR's Kbuild, or its Makefile when there is no Kbuild (as
+ * kbuild does: scripts/Makefile.build's kbuild-file), into M: continued
+ * lines joined, comments cut, and the Makefile's own variables (such as
+ * "-I$(FULL_AMD_PATH)/include" or "$(INCLUDES) $(DEFINES)") expanded as
+ * make does, where the line is when the ccflags variable was first set
+ * with ":=", with their last values otherwise.
+ */
+static void mk_read(const struct flags *f, const struct tree *t, const char *dir, struct mkfile *m)
+{
+	static const char *const names[] = { "Kbuild", "Makefile", NULL };
+	struct mkline {
+		char *value;	/* expanded already (now), or to be at the end */
+		bool now, sub;
+	} *line = NULL;
+	size_t nline = 0, len;
+	struct mkvars mv = { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT };
+	char *buf = NULL;
+
+	for (int n = 0; names[n] && !buf; n++) {
+		char *mk = xasprintf("%s/%s/%s", t->root, dir, names[n]);
+
+		if (read_file(mk, &buf, &len) < 0)
+			buf = NULL;
+		free(mk);
+	}
+	if (!buf)
+		return;
+	m->text = xstrdup(buf);
+	/* a backslash-newline is a blank */
+	for (size_t i = 0; i + 1 < len; i++) {
+		size_t k = buf[i + 1] == '\r' && i + 2 < len ? 2 : 1;
+
+		if (buf[i] == '\\' && buf[i + k] == '\n')
+			memset(buf + i, ' ', k + 1);
+	}
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *hash = strchr(l, '#'), *name, *value;
+		const char *op;
+
+		if (hash)
+			*hash = '\0';
+		if (!mk_split(l, &name, &op, &value))
+			continue;
+		if ((strstr(name, "ccflags") && !strstr(name, "remove")) || strstr(name, "EXTRA_CFLAGS")) {
+			struct mkline *ml;
+
+			line = xrealloc(line, (nline + 1) * sizeof(*line));
+			ml = &line[nline++];
+			ml->sub = strstr(name, "subdir-ccflags") != NULL;
+			ml->now = mk_now(&mv, name, op);
+			if (ml->now) {
+				struct strbuf ex = STRBUF_INIT;
+
+				mk_expand(f, t, dir, &mv, value, value + strlen(value), 0, &ex);
+				ml->value = ex.buf ? sb_detach(&ex) : xstrdup("");
+			} else {
+				ml->value = xstrdup(value);
+			}
+		} else if (!strpbrk(name, "$ \t")) {
+			mk_assign(f, t, dir, &mv, name, op, value);
+		}
+		free(name);
+	}
+	for (size_t k = 0; k < nline; k++) {
+		size_t from = m->all.n;
+
+		mk_cflags(f, t, dir, line[k].now ? NULL : &mv, line[k].value, &m->all);
+		for (size_t i = from; line[k].sub && i < m->all.n; i++)
+			sv_push(&m->sub, m->all.v[i]);
+		free(line[k].value);
+	}
+	free(line);
+	sv_clear(&mv.name);
+	sv_clear(&mv.value);
+	sv_clear(&mv.simple);
+	sv_clear(&mv.recursive);
+	free(buf);
+}
+
+/*
+ * -I/-D flags that directory DIR's Kbuild or Makefile adds (mk_read(),
+ * once per directory): ccflags-y, subdir-ccflags-y, and
+ * ccflags-$(CONFIG_...) whatever the configuration.  DIR is the file's own
+ * directory (OBJ NULL), or one above it: then only its subdir-ccflags
+ * apply, unless it builds the file's object OBJ itself ("pci/foo.o", as
+ * kbuild lets a Makefile do), and its ccflags too.
  */
 static void makefile_flags(const struct flags *f, const struct tree *t, const char *dir, const char *obj,
 			   struct strvec *out)
 {
-	static const char *const names[] = { "Kbuild", "Makefile", NULL };
+	struct mkfiles *c = f->mk;
+	json_t *at = json_object_get(c->index, dir);
+	const struct mkfile *m;
+	const struct strvec *v;
 
-	for (int n = 0; names[n]; n++) {
-		char *mk = xasprintf("%s/%s/%s", t->root, dir, names[n]), *buf;
-		struct mkvars mv = { STRVEC_INIT, STRVEC_INIT };
-		struct strvec vals = STRVEC_INIT, expanded = STRVEC_INIT;	/* per ccflags line */
-		struct strvec simple = STRVEC_INIT, recursive = STRVEC_INIT;	/* ccflags variables */
-		size_t len;
-		bool own;
-
-		if (read_file(mk, &buf, &len) < 0) {
-			free(mk);
-			continue;
-		}
-		own = !obj || names_object(buf, obj);
-		/* a backslash-newline is a blank */
-		for (size_t i = 0; i + 1 < len; i++) {
-			size_t k = buf[i + 1] == '\r' && i + 2 < len ? 2 : 1;
-
-			if (buf[i] == '\\' && buf[i + k] == '\n')
-				memset(buf + i, ' ', k + 1);
-		}
-		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-			char *hash = strchr(l, '#'), *name, *value;
-			const char *op;
-			bool sub, cc;
-
-			if (hash)
-				*hash = '\0';
-			if (!mk_split(l, &name, &op, &value))
-				continue;
-			sub = strstr(name, "subdir-ccflags") != NULL;
-			cc = (strstr(name, "ccflags") && !strstr(name, "remove")) || strstr(name, "EXTRA_CFLAGS");
-			if (cc && (own || sub)) {
-				/*
-				 * make expands a variable first set with ":=" at
-				 * once, one set with "=" or "+=" where it is used:
-				 * after the whole Makefile is read
-				 */
-				if (!sv_contains(&simple, name) && !sv_contains(&recursive, name))
-					sv_push(op[0] == ':' ? &simple : &recursive, name);
-				if (sv_contains(&simple, name)) {
-					struct strbuf ex = STRBUF_INIT;
-
-					mk_expand(f, t, dir, &mv, value, value + strlen(value), 0, &ex);
-					sv_push(&vals, ex.buf ? ex.buf : "");
-					sb_release(&ex);
-					sv_push(&expanded, "1");
-				} else {
-					sv_push(&vals, value);
-					sv_push(&expanded, "");
-				}
-			} else if (!cc && !strpbrk(name, "$ \t")) {
-				mk_assign(f, t, dir, &mv, name, op, value);
-			}
-			free(name);
-		}
-		for (size_t k = 0; k < vals.n; k++)
-			mk_cflags(f, t, dir, *expanded.v[k] ? NULL : &mv, vals.v[k], out);
-		sv_clear(&vals);
-		sv_clear(&expanded);
-		sv_clear(&simple);
-		sv_clear(&recursive);
-		sv_clear(&mv.name);
-		sv_clear(&mv.value);
-		free(buf);
-		free(mk);
-		break;		/* Kbuild found: the Makefile is not kbuild's */
+	if (!at) {
+		c->file = xrealloc(c->file, (c->n + 1) * sizeof(*c->file));
+		memset(&c->file[c->n], 0, sizeof(*c->file));
+		mk_read(f, t, dir, &c->file[c->n]);
+		json_object_set_new(c->index, dir, json_integer((json_int_t)c->n));
+		at = json_object_get(c->index, dir);
+		c->n++;
 	}
+	m = &c->file[json_integer_value(at)];
+	if (!m->text)
+		return;
+	v = !obj || names_object(m->text, obj) ? &m->all : &m->sub;
+	for (size_t i = 0; i < v->n; i++)
+		sv_push(out, v->v[i]);
 }
 
 bool flags_for(const struct flags *f, const struct tree *t, const char *rel, struct strvec *out)
@@ -842,7 +897,7 @@ bool flags_for(const struct flags *f, const struct tree *t, const char *rel, str
 			for (char *s = strchr(dir, '/'); s; s = strchr(s + 1, '/')) {
 				char *obj = xstrdup(rel + (s - dir) + 1);
 
-				if (strlen(obj) > 2 && !strcmp(obj + strlen(obj) - 2, ".c"))
+				if (has_suffix(obj, ".c"))
 					obj[strlen(obj) - 1] = 'o';	/* foo.c: foo.o */
 				*s = '\0';
 				makefile_flags(f, t, dir, obj, out);
@@ -882,6 +937,16 @@ void flags_free(struct flags *f)
 		parse_remap_set(NULL);
 	free(f->remap.path);
 	free(f->remap.text);
+	for (size_t i = 0; f->mk && i < f->mk->n; i++) {
+		free(f->mk->file[i].text);
+		sv_clear(&f->mk->file[i].all);
+		sv_clear(&f->mk->file[i].sub);
+	}
+	if (f->mk) {
+		json_decref(f->mk->index);
+		free(f->mk->file);
+		free(f->mk);
+	}
 	json_decref(f->ccdb);
 	sv_clear(&f->common);
 }

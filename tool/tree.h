@@ -20,6 +20,8 @@ struct tree {
 	bool is_git;
 };
 
+struct mkfiles;
+
 struct flags {
 	enum { FLAGS_CCDB, FLAGS_FILE, FLAGS_INTREE, FLAGS_PREPARED } kind;
 	char *source;		/* for reports: "compile_commands.json", ... */
@@ -28,6 +30,7 @@ struct flags {
 	struct strvec common;	/* flags shared by every file (other kinds) */
 	char *config;		/* allmodconfig, ... */
 	struct remap remap;	/* tracepoint.h as parsed (trace_remap()) */
+	struct mkfiles *mk;	/* each directory's Kbuild or Makefile, read once (tree.c) */
 };
 
 /* Fills T or dies with EXIT_INPUT and a message saying what is missing. */

@@ -619,3 +619,10 @@ const char *skip_blank(const char *p, const char *end)
 		p++;
 	return p;
 }
+
+bool has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcmp(s + a - b, suf);
+}

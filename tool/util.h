@@ -116,6 +116,7 @@ const struct remap *parse_remap(void);		/* NULL: none */
 const char *directive(const char *l, const char *end, size_t *dlen);
 bool is_dir_word(const char *d, size_t n, const char *w);
 const char *skip_blank(const char *p, const char *end);
+bool has_suffix(const char *s, const char *suf);	/* does S end with SUF? */
 int online_cpus(void);
 bool have_program(const char *name);
 double now_seconds(void);
