@@ -40,6 +40,7 @@ struct cx {
 	json_t *open_users;	/* open function key -> {poll function key: true} */
 	json_t *field_sets;	/* "struct.field" -> [{file, in}] pointer members written */
 	json_t *def_file;	/* extern function name -> file that defines it */
+	json_t *returns;	/* extern function name -> what its result is derived from */
 };
 
 /* Where a function named by an ops member is defined: its own file, or the extern definition. */
@@ -148,6 +149,9 @@ static void index_facts(struct cx *c, json_t *tus)
 				json_array_append_new(push(c->field_sets, k),
 						      json_pack("{s:s, s:O}", "file", file, "in", fnm));
 		}
+		json_object_foreach(json_object_get(tu, "returns"), k, v)
+			if (!json_object_get(c->returns, k))
+				json_object_set(c->returns, k, v);
 		json_array_foreach(json_object_get(tu, "pollfree"), j, v)
 			json_object_set_new(c->pollfree, json_string_value(v), json_true());
 		if (json_array_size(json_object_get(tu, "errors")))
@@ -307,9 +311,47 @@ static char *norm(const char *s)
 	return sb_detach(&sb);
 }
 
-static json_t *compose(json_t *hb, json_t *args)
+/*
+ * A base made by a call whose body its file did not have ("k": "call",
+ * extract.c): what the callee returns, from the "returns" fact of the file
+ * that defines it.  A callee defined nowhere in the tree (a binary object,
+ * another module) says nothing about the head: unknown, never a guess.
+ */
+static json_t *resolve_base(struct cx *c, json_t *b, int depth)
 {
-	json_t *ab;
+	const char *callee = str(b, "callee");
+	json_t *r, *rr, *o;
+
+	if (strcmp(str(b, "k"), "call"))
+		return json_incref(b);
+	r = json_object_get(c->returns, callee);
+	if (!r) {
+		if (json_string_value(json_object_get(c->def_file, callee)))
+			return json_pack("{s:s, s:s+}", "k", "unknown", "why", callee,
+					 "() returns no pointer the analysis can follow");
+		return json_pack("{s:s, s:s+}", "k", "unknown", "why", callee,
+				 "() is only declared: its body was not seen");
+	}
+	if (depth > 8)
+		return json_pack("{s:s, s:s}", "k", "unknown", "why", "calls nested too deep");
+	rr = resolve_base(c, r, depth + 1);
+	if (!strcmp(str(rr, "k"), "param")) {
+		json_decref(rr);
+		if (!json_is_true(json_object_get(b, "acc")) || json_is_true(json_object_get(b, "global_arg")))
+			return json_pack("{s:s, s:s}", "k", "dynamic", "why",
+					 str(b, "why")[0] ? str(b, "why") : "looked up from several objects");
+		o = json_pack("{s:s, s:O, s:s}", "k", "param", "param", json_object_get(b, "param"), "first",
+			      str(b, "first"));
+		if (json_object_get(b, "fields"))
+			json_object_set(o, "fields", json_object_get(b, "fields"));
+		return o;
+	}
+	return rr;
+}
+
+static json_t *compose(struct cx *c, json_t *hb0, json_t *args)
+{
+	json_t *ab, *hb = hb0, *res;
 
 	if (strcmp(str(hb, "k"), "param"))
 		return json_incref(hb);
@@ -317,19 +359,128 @@ static json_t *compose(json_t *hb, json_t *args)
 			     "base");
 	if (!ab)
 		return json_pack("{s:s, s:s}", "k", "unknown", "why", "argument missing");
+	ab = resolve_base(c, ab, 0);
 	if (!strcmp(str(ab, "k"), "param")) {
 		const char *first = str(ab, "first")[0] ? str(ab, "first") : str(hb, "first");
 
-		return json_pack("{s:s, s:O, s:s}", "k", "param", "param", json_object_get(ab, "param"),
-				 "first", first);
+		res = json_pack("{s:s, s:O, s:s}", "k", "param", "param", json_object_get(ab, "param"),
+				"first", first);
+		/* the fields read through: the caller's, then the helper's */
+		if (json_object_get(ab, "fields") || json_object_get(hb, "fields")) {
+			json_t *f = json_array();
+
+			json_array_extend(f, json_object_get(ab, "fields") ? json_object_get(ab, "fields") : json_array());
+			json_array_extend(f, json_object_get(hb, "fields") ? json_object_get(hb, "fields") : json_array());
+			json_object_set_new(res, "fields", f);
+		}
+		json_decref(ab);
+		return res;
 	}
-	return json_incref(ab);
+	return ab;
 }
 
 static json_t *empty_reach(void)
 {
-	return json_pack("{s:[], s:[], s:[], s:[], s:[], s:b}", "heads", "icalls", "unresolved", "busy",
-			 "pt_uses", "early", 0);
+	return json_pack("{s:[], s:[], s:[], s:[], s:[], s:[], s:b}", "heads", "icalls", "unresolved", "busy",
+			 "pt_uses", "guards", "early", 0);
+}
+
+static json_t *reach(struct cx *c, const char *key, json_t *fn);
+static void for_each_member(struct cx *c, const char *type, const char *member,
+			    void (*cb)(struct cx *, json_t *rec, json_t *m, void *), void *d);
+
+/*
+ * The heads a callee registers, seen from the call EV: its parameters
+ * replaced by the caller's arguments, in the text and in the derivation.
+ */
+static void merge_callee(struct cx *c, json_t *r, json_t *ev, const char *cname, const char *ck,
+			 json_t *callee, bool cond)
+{
+	json_t *args = json_object_get(ev, "args"), *sub = reach(c, ck, callee), *h;
+	size_t j;
+
+	json_array_foreach(json_object_get(sub, "heads"), j, h) {
+		char *e = subst(str(h, "resolved"), json_object_get(callee, "params"), args);
+		char *n = norm(e);
+		char *via = str(h, "via")[0] ? xasprintf("%s() -> %s", cname, str(h, "via"))
+					     : xasprintf("%s()", cname);
+
+		json_array_append_new(json_object_get(r, "heads"),
+				      json_pack("{s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:O, s:s}",
+						"expr", str(h, "expr"), "resolved", e, "norm", n,
+						"base", compose(c, json_object_get(h, "base"), args),
+						"cond", cond || json_is_true(json_object_get(h, "cond")) ||
+							json_is_true(json_object_get(h, "guarded")),
+						"via", via, "file", str(h, "file"),
+						"line", json_object_get(h, "line"),
+						"field", str(h, "field")));
+		free(e);
+		free(n);
+		free(via);
+	}
+	json_array_extend(json_object_get(r, "icalls"), json_object_get(sub, "icalls"));
+	json_array_extend(json_object_get(r, "unresolved"), json_object_get(sub, "unresolved"));
+	json_array_extend(json_object_get(r, "busy"), json_object_get(sub, "busy"));
+	json_array_extend(json_object_get(r, "pt_uses"), json_object_get(sub, "pt_uses"));
+}
+
+struct targets {
+	json_t *keys;		/* function key -> member record */
+};
+
+static void target_cb(struct cx *c, json_t *rec, json_t *m, void *d)
+{
+	struct targets *t = d;
+	bool st = json_is_true(json_object_get(m, "static"));
+	const char *f = str(m, "file")[0] ? str(m, "file") : str(rec, "file");
+	char *key = st ? xasprintf("%s:%s", f, str(m, "function")) : xstrdup(str(m, "function"));
+
+	(void)c;
+	json_object_set(t->keys, key, m);
+	free(key);
+}
+
+/*
+ * The poll_table handed to a callback that is not a poll method (an
+ * ioctl-like command op): every function the tree puts in that member is a
+ * target, followed like a helper.  No target found, or one whose body was
+ * not seen: nothing can be said of the heads (unknown).
+ */
+static void follow_callback(struct cx *c, json_t *r, json_t *ev, json_t *fn, bool cond)
+{
+	struct targets t = { json_object() };
+	const char *tk;
+	json_t *m;
+	bool ok = str(ev, "type")[0] != '\0';
+
+	if (ok)
+		for_each_member(c, str(ev, "type"), str(ev, "member"), target_cb, &t);
+	ok = ok && json_object_size(t.keys) > 0;
+	json_object_foreach(t.keys, tk, m) {
+		const char *ck = NULL;
+		json_t *callee = lookup_fn(c, str(m, "function"), str(m, "file"),
+					   json_is_true(json_object_get(m, "static")), &ck);
+
+		if (!callee || json_integer_value(json_object_get(callee, "pt")) < 0) {
+			ok = false;
+			break;
+		}
+	}
+	if (!ok) {
+		json_array_append_new(json_object_get(r, "unresolved"),
+				      json_pack("{s:s, s:s, s:O, s:s}", "callee", str(ev, "expr"),
+						"file", str(fn, "file"), "line", json_object_get(ev, "line"),
+						"why", "a callback whose targets are not all known"));
+	} else {
+		json_object_foreach(t.keys, tk, m) {
+			const char *ck = NULL;
+			json_t *callee = lookup_fn(c, str(m, "function"), str(m, "file"),
+						   json_is_true(json_object_get(m, "static")), &ck);
+
+			merge_callee(c, r, ev, str(m, "function"), ck, callee, cond);
+		}
+	}
+	json_decref(t.keys);
 }
 
 static json_t *reach(struct cx *c, const char *key, json_t *fn)
@@ -352,27 +503,33 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 			char *n = norm(str(ev, "head"));
 
 			json_array_append_new(json_object_get(r, "heads"),
-					      json_pack("{s:s, s:s, s:s, s:O, s:b, s:s, s:s, s:O, s:s}",
+					      json_pack("{s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:O, s:s, s:b}",
 							"expr", str(ev, "head"), "resolved", str(ev, "head"), "norm", n,
-							"base", json_object_get(ev, "base"), "cond", cond,
+							"base", resolve_base(c, json_object_get(ev, "base"), 0), "cond", cond,
 							"via", "", "file", str(fn, "file"),
 							"line", json_object_get(ev, "line"),
-							"field", str(ev, "field")));
+							"field", str(ev, "field"),
+							"guarded", json_array_size(json_object_get(r, "guards")) > 0));
 			free(n);
 			registered = true;
 		} else if (!strcmp(k, "call")) {
 			const char *ck = NULL;
 			json_t *callee = lookup_fn(c, str(ev, "callee"), str(ev, "callee_file"),
 						   json_is_true(json_object_get(ev, "static")), &ck);
-			json_t *args = json_object_get(ev, "args"), *sub, *h;
-			size_t j;
 
 			registered = true;
 			if (json_is_false(json_object_get(ev, "pt_typed"))) {
-				/* printk("%p", wait) and the like: not a registration */
+				/*
+				 * printk("%p", wait) and the like: not a registration;
+				 * a parameter of another type (void *) takes it where
+				 * the analysis does not follow
+				 */
+				bool va = json_is_true(json_object_get(ev, "variadic"));
+
 				json_array_append_new(json_object_get(r, "pt_uses"),
-						      json_pack("{s:s, s:s, s:O}", "what", "other", "file",
-								str(fn, "file"), "line", json_object_get(ev, "line")));
+						      json_pack("{s:s, s:s, s:O, s:s}", "what", va ? "other" : "escape",
+								"file", str(fn, "file"), "line",
+								json_object_get(ev, "line"), "into", str(ev, "callee")));
 				continue;
 			}
 			if (!callee || json_integer_value(json_object_get(callee, "pt")) < 0) {
@@ -382,29 +539,10 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 								json_object_get(ev, "line")));
 				continue;
 			}
-			sub = reach(c, ck, callee);
-			json_array_foreach(json_object_get(sub, "heads"), j, h) {
-				char *e = subst(str(h, "resolved"), json_object_get(callee, "params"), args);
-				char *n = norm(e);
-				char *via = str(h, "via")[0] ? xasprintf("%s() -> %s", str(ev, "callee"), str(h, "via"))
-							     : xasprintf("%s()", str(ev, "callee"));
-
-				json_array_append_new(json_object_get(r, "heads"),
-						      json_pack("{s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:O, s:s}",
-								"expr", str(h, "expr"), "resolved", e, "norm", n,
-								"base", compose(json_object_get(h, "base"), args),
-								"cond", cond || json_is_true(json_object_get(h, "cond")),
-								"via", via, "file", str(h, "file"),
-								"line", json_object_get(h, "line"),
-								"field", str(h, "field")));
-				free(e);
-				free(n);
-				free(via);
-			}
-			json_array_extend(json_object_get(r, "icalls"), json_object_get(sub, "icalls"));
-			json_array_extend(json_object_get(r, "unresolved"), json_object_get(sub, "unresolved"));
-			json_array_extend(json_object_get(r, "busy"), json_object_get(sub, "busy"));
-			json_array_extend(json_object_get(r, "pt_uses"), json_object_get(sub, "pt_uses"));
+			merge_callee(c, r, ev, str(ev, "callee"), ck, callee, cond);
+		} else if (!strcmp(k, "icall") && json_is_false(json_object_get(ev, "poll_method"))) {
+			registered = true;
+			follow_callback(c, r, ev, fn, cond);
 		} else if (!strcmp(k, "icall")) {
 			registered = true;
 			json_array_append_new(json_object_get(r, "icalls"),
@@ -413,13 +551,22 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 							"file", str(fn, "file"), "line", json_object_get(ev, "line")));
 		} else if (!strcmp(k, "pt_use")) {
 			json_array_append_new(json_object_get(r, "pt_uses"),
-					      json_pack("{s:s, s:s, s:O}", "what", str(ev, "what"),
-							"file", str(fn, "file"), "line", json_object_get(ev, "line")));
+					      json_pack("{s:s, s:s, s:O, s:s}", "what", str(ev, "what"),
+							"file", str(fn, "file"), "line", json_object_get(ev, "line"),
+							"into", str(ev, "into")));
 		} else if (!strcmp(k, "busy")) {
 			json_array_append_new(json_object_get(r, "busy"), json_string(str(ev, "what")));
 		} else if (!strcmp(k, "return") || !strcmp(k, "goto")) {
-			if (!registered)
+			if (!registered && !strcmp(k, "return") && json_object_get(ev, "null_test")) {
+				/* if (!dev) return ...: impossible when dev is never NULL (decide()) */
+				json_array_append_new(json_object_get(r, "guards"),
+						      json_pack("{s:o, s:s, s:s, s:O}", "base",
+								resolve_base(c, json_object_get(ev, "null_test"), 0),
+								"text", str(ev, "null_text"), "file", str(fn, "file"),
+								"line", json_object_get(ev, "line")));
+			} else if (!registered) {
 				early = true;
+			}
 		}
 	}
 	json_object_set_new(r, "early", json_boolean(early));
@@ -902,6 +1049,64 @@ static json_t *fn_errors(struct cx *c, json_t *fn)
 	return NULL;
 }
 
+/* Does FN (defined in FILE) run from method MK, itself or through the functions it hands the file to? */
+static bool runs_from(struct cx *c, const char *file, const char *from, const char *fn, int depth)
+{
+	char *k;
+	json_t *d, *x;
+	size_t i;
+	bool hit = false;
+
+	if (!strcmp(from, fn))
+		return true;
+	if (depth > 4)
+		return false;
+	k = xasprintf("%s:%s", file, from);
+	d = json_object_get(c->defs, k);
+	free(k);
+	json_array_foreach(json_array_get(d, 2), i, x)
+		if (!hit && strcmp(json_string_value(x), from))
+			hit = runs_from(c, file, json_string_value(x), fn, depth + 1);
+	return hit;
+}
+
+/*
+ * A field of FIELDS (the "struct.field" members a head or a tested value is
+ * read through; the last one left out when SKIP_LAST: the queue itself)
+ * that a method of P's ops other than ->open and ->release writes, itself or
+ * through the functions it hands the file to: the value can change while
+ * the file is open.  *FK, *SETTER, *MK: which field, which function, which
+ * method.
+ */
+static bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, bool skip_last, const char **fk,
+			       const char **setter, const char **mk)
+{
+	json_t *f, *st, *o, *mv;
+	size_t fi, si, oi;
+	const char *k;
+
+	json_array_foreach(fields, fi, f) {
+		*fk = json_string_value(f);
+		if ((skip_last && fi + 1 == json_array_size(fields)) || !strcmp(*fk, "file.private_data"))
+			continue;
+		json_array_foreach(json_object_get(c->field_sets, *fk), si, st) {
+			json_array_foreach(p->ops, oi, o) {
+				json_object_foreach(json_object_get(o, "members"), k, mv) {
+					const char *mf = def_file_of(c, mv, str(o, "file"));
+
+					if (!strcmp(k, "open") || !strcmp(k, "release") || strcmp(str(st, "file"), mf) ||
+					    !runs_from(c, mf, str(mv, "function"), str(st, "in"), 0))
+						continue;
+					*setter = str(st, "in");
+					*mk = k;
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
 static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 {
 	struct verdict v = { "unknown", "no", STRBUF_INIT };
@@ -910,7 +1115,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 	json_t *distinct = json_object(), *o, *h, *e;
 	bool is_root = !strcmp(p->layer, "file_operations.poll") || p->converted;
 	json_t *plan_out = NULL;	/* where the conversion sets f_poll_head */
-	bool uncond = true;
+	bool uncond = true, guard_fails = false;
 	const char *base = "";
 	char bbuf[128];
 	size_t i;
@@ -1007,8 +1212,26 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 	if (json_array_size(json_object_get(r, "unresolved"))) {
 		json_t *u = json_array_get(json_object_get(r, "unresolved"), 0);
 
-		set_verdict(&v, "unknown", "passes its poll_table to %s(), whose body was not parsed",
-			    str(u, "callee"));
+		if (str(u, "why")[0])
+			set_verdict(&v, "unknown", "passes its poll_table to %s, %s", str(u, "callee"),
+				    str(u, "why"));
+		else
+			set_verdict(&v, "unknown", "passes its poll_table to %s(), whose body was not parsed",
+				    str(u, "callee"));
+		goto done;
+	}
+	json_array_foreach(json_object_get(r, "pt_uses"), i, e) {
+		/*
+		 * The table went where the analysis does not follow (stored,
+		 * aliased, passed as another type): the queues registered there
+		 * are not seen.  Two heads seen are already multi.
+		 */
+		if (json_object_size(distinct) >= 2 ||
+		    (strcmp(str(e, "what"), "store") && strcmp(str(e, "what"), "escape")))
+			continue;
+		set_verdict(&v, "unknown", "the poll_table %s %s (%s:%lld): the queues registered through it "
+			    "are not followed", !strcmp(str(e, "what"), "store") ? "is stored in" : "is passed to",
+			    str(e, "into"), str(e, "file"), json_integer_value(json_object_get(e, "line")));
 		goto done;
 	}
 	if (json_object_size(distinct) == 0) {
@@ -1052,30 +1275,13 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			goto done;
 		}
 		{
-			/* a pointer the head is read through, written by a method after open */
-			json_t *fields = json_object_get(hb, "fields"), *f;
-			size_t fi;
+			/* a pointer or selector the head is read through, written by a method after open */
+			const char *fk, *setter, *mk;
 
-			json_array_foreach(fields, fi, f) {
-				const char *fk = json_string_value(f), *mk;
-				json_t *setters = json_object_get(c->field_sets, fk), *st, *o, *mv;
-				size_t si, oi;
-
-				if (fi + 1 == json_array_size(fields) || !strcmp(fk, "file.private_data"))
-					continue;
-				json_array_foreach(setters, si, st) {
-					json_array_foreach(p->ops, oi, o) {
-						json_object_foreach(json_object_get(o, "members"), mk, mv) {
-							if (!strcmp(mk, "open") || !strcmp(mk, "release") ||
-							    strcmp(str(mv, "function"), str(st, "in")))
-								continue;
-							set_verdict(&v, "single-dynamic", "head %s is read through %s, "
-								    "which %s() (->%s) changes after open", hexpr,
-								    fk, str(st, "in"), mk);
-							goto done;
-						}
-					}
-				}
+			if (changed_after_open(c, p, json_object_get(hb, "fields"), true, &fk, &setter, &mk)) {
+				set_verdict(&v, "single-dynamic", "head %s is read through %s, which %s() (->%s) "
+					    "changes after open", hexpr, fk, setter, mk);
+				goto done;
 			}
 		}
 		if (!strcmp(base, "private_data") && json_array_size(reassigned)) {
@@ -1085,8 +1291,37 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 				    "reassigns after open", hexpr, str(ra, "function"), str(ra, "member"));
 			goto done;
 		}
+		if (uncond && json_array_size(json_object_get(r, "guards"))) {
+			/*
+			 * "if (!dev) return EPOLLERR;" before poll_wait(): no path
+			 * skips the registration when dev is private_data itself,
+			 * every creation site sets it and no method changes it
+			 */
+			json_t *g, *s;
+			size_t gi, si;
+			bool all_set = json_array_size(sites) > 0;
+			const char *fk, *setter, *mk;
+
+			json_array_foreach(sites, si, s)
+				all_set = all_set && (json_is_true(json_object_get(s, "sets_private_data")) ||
+						      !strcmp(str(s, "kind"), "misc_open") ||
+						      !strcmp(str(s, "function"), "simple_open"));
+			json_array_foreach(json_object_get(r, "guards"), gi, g) {
+				json_t *gb = json_object_get(g, "base");
+
+				if (!all_set || json_array_size(reassigned) > 0 || strcmp(str(gb, "k"), "param") ||
+				    json_integer_value(json_object_get(gb, "param")) !=
+					    json_integer_value(json_object_get(p->fn, "file_param")) ||
+				    strcmp(str(gb, "first"), "private_data") ||
+				    changed_after_open(c, p, json_object_get(gb, "fields"), false, &fk, &setter, &mk)) {
+					uncond = false;
+					guard_fails = true;
+					break;
+				}
+			}
+		}
 		if (!uncond) {
-			if (json_is_true(json_object_get(r, "early")) && !str(h, "via")[0])
+			if ((guard_fails || json_is_true(json_object_get(r, "early"))) && !str(h, "via")[0])
 				set_verdict(&v, "single-cond", "one head (%s), but a path returns before "
 					    "registering it", hexpr);
 			else
@@ -1291,7 +1526,7 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 {
 	struct cx c = { t, json_object(), json_object(), json_object(), json_array(), json_array(),
 			json_object(), json_object(), json_object(), json_object(), json_object(),
-			json_object(), json_object(), NULL, json_object(), json_object() };
+			json_object(), json_object(), NULL, json_object(), json_object(), json_object() };
 	struct impls im = { NULL, 0, 0, json_object() };
 	json_t *list = json_array(), *by_class = json_object(), *by_conv = json_object(), *dis = json_array();
 	json_t *layers_out = json_array(), *used_cocci = json_object(), *res, *x;
@@ -1475,5 +1710,6 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 	json_decref(c.open_users);
 	json_decref(c.field_sets);
 	json_decref(c.def_file);
+	json_decref(c.returns);
 	return x;
 }

@@ -31,7 +31,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum dkind { D_UNKNOWN, D_GLOBAL, D_PARAM, D_TASK, D_DYNAMIC, D_CONST };
+/*
+ * D_CALL: the value a direct call returns when the callee's body is not in
+ * this translation unit.  Only the whole tree can say what it is (the
+ * callee's "returns" fact, classify.c's resolve_base()); until then it is
+ * not known, and a body never seen leaves it unknown.
+ */
+enum dkind { D_UNKNOWN, D_GLOBAL, D_PARAM, D_TASK, D_DYNAMIC, D_CONST, D_CALL };
 
 struct deriv {
 	enum dkind kind;
@@ -43,6 +49,9 @@ struct deriv {
 	char alts[4][128];	/* dynamic: the candidate heads, as written */
 	int nfields;
 	char fields[8][96];	/* "struct.field" members the value was read through */
+	/* D_CALL: name is the callee; param/first/fields the arguments' object */
+	bool call_acc;		/* every non-constant argument derives from one param */
+	bool call_global;	/* an argument is a global object */
 };
 
 struct cvec {
@@ -66,8 +75,13 @@ struct ectx {
 	CXFile mainfile;
 	json_t *functions, *fn_done, *ops, *assigns, *refs;
 	json_t *pd_sets, *ph_sets, *pollfree, *errors, *relcache, *defs, *field_sets;
+	json_t *returns;	/* extern function -> what its result is derived from */
+	json_t *ret_memo;	/* function USR -> index in ret_v, or -1 while in progress */
+	struct deriv *ret_v;
+	size_t ret_n, ret_alloc;
 	struct fstate *fs;
 	int depth;
+	CXCursor guard;		/* the value an enclosing "if (!E)" tests, or a null cursor */
 	const char *cur_fn;	/* name of the function being walked, for records */
 };
 
@@ -483,11 +497,55 @@ out:
 	free(name);
 }
 
-/* A function whose body is a single "return E;": what E is made of, in its own params. */
-static bool derive_accessor(struct ectx *x, CXCursor def, struct deriv *d)
+struct ret_scan {
+	struct ectx *x;
+	struct deriv *d;
+	bool have, differ;
+};
+
+static enum CXChildVisitResult ret_scan_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
-	struct cvec body, ch;
-	bool ok = false;
+	struct ret_scan *s = data;
+	struct deriv o;
+	struct cvec r;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_ReturnStmt)
+		return CXChildVisit_Recurse;
+	r = children(c);
+	if (r.n == 1) {
+		derive(s->x, r.c[0], &o);
+		if (o.kind != D_CONST) {
+			bool same = s->have && o.kind == s->d->kind &&
+				    (o.kind != D_PARAM || o.param == s->d->param) &&
+				    (o.kind != D_GLOBAL || !strcmp(o.name, s->d->name)) &&
+				    (o.kind != D_CALL || !strcmp(o.name, s->d->name));
+
+			if (!s->have) {
+				*s->d = o;
+				s->have = true;
+			} else if (!same) {
+				s->differ = true;
+			}
+		}
+	}
+	free(r.c);
+	return CXChildVisit_Continue;
+}
+
+/*
+ * What the result of function DEF is made of, in its own parameters: every
+ * "return E;" of its body, constants (NULL) left out.  False when DEF has no
+ * body here.  Returns that disagree make the result a lookup (dynamic);
+ * a body that returns only constants gives no object (unknown).
+ */
+static bool derive_returns(struct ectx *x, CXCursor def, struct deriv *d)
+{
+	struct ret_scan s = { x, d, false, false };
+	struct cvec ch;
+	char *usr, *name;
+	json_t *memo;
+	size_t slot;
 
 	if (clang_Cursor_isNull(def) || !clang_isCursorDefinition(def))
 		return false;
@@ -496,19 +554,39 @@ static bool derive_accessor(struct ectx *x, CXCursor def, struct deriv *d)
 		free(ch.c);
 		return false;
 	}
-	body = children(ch.c[ch.n - 1]);
-	if (body.n == 1 && clang_getCursorKind(body.c[0]) == CXCursor_ReturnStmt) {
-		struct cvec r = children(body.c[0]);
+	usr = cxs(clang_getCursorUSR(def));
+	memo = json_object_get(x->ret_memo, usr);
+	if (memo) {
+		json_int_t i = json_integer_value(memo);
 
-		if (r.n == 1) {
-			derive(x, r.c[0], d);
-			ok = true;
-		}
-		free(r.c);
+		if (i < 0)
+			d_set(d, D_UNKNOWN, "a recursive function's result");
+		else
+			*d = x->ret_v[i];
+		free(usr);
+		free(ch.c);
+		return true;
 	}
-	free(body.c);
+	json_object_set_new(x->ret_memo, usr, json_integer(-1));
+	name = cxs(clang_getCursorSpelling(def));
+	clang_visitChildren(ch.c[ch.n - 1], ret_scan_cb, &s);
+	if (!s.have)
+		d_set(d, D_UNKNOWN, "%s() returns no object", name);
+	else if (s.differ)
+		d_set(d, D_DYNAMIC, "%s() returns different objects", name);
+	if (x->ret_n == x->ret_alloc) {
+		x->ret_alloc = x->ret_alloc * 2 + 16;
+		x->ret_v = realloc(x->ret_v, x->ret_alloc * sizeof(*x->ret_v));
+		if (!x->ret_v)
+			die("out of memory");
+	}
+	slot = x->ret_n++;
+	x->ret_v[slot] = *d;
+	json_object_set_new(x->ret_memo, usr, json_integer((json_int_t)slot));
+	free(name);
+	free(usr);
 	free(ch.c);
-	return ok;
+	return true;
 }
 
 static void derive_call(struct ectx *x, CXCursor call, struct deriv *d)
@@ -517,7 +595,7 @@ static void derive_call(struct ectx *x, CXCursor call, struct deriv *d)
 	char *name = cxs(clang_getCursorSpelling(call));
 	int n = clang_Cursor_getNumArguments(call);
 	struct deriv inner;
-	bool global_arg = false, have = false;
+	bool have = false;
 	struct deriv acc;
 
 	if (!strcmp(name, "get_current")) {
@@ -525,10 +603,16 @@ static void derive_call(struct ectx *x, CXCursor call, struct deriv *d)
 		goto out;
 	}
 	if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) {
-		d_set(d, D_DYNAMIC, "result of an indirect call");
+		/* which function it calls is not known here: neither is what it returns */
+		struct cvec ch = children(call);
+		char *t = ch.n ? text_of(x, ch.c[0]) : xstrdup("?");
+
+		d_set(d, D_UNKNOWN, "result of the indirect call %s()", t);
+		free(t);
+		free(ch.c);
 		goto out;
 	}
-	if (derive_accessor(x, clang_getCursorDefinition(callee), &inner)) {
+	if (derive_returns(x, clang_getCursorDefinition(callee), &inner)) {
 		if (inner.kind == D_PARAM && inner.param >= 0 && inner.param < n) {
 			derive(x, clang_Cursor_getArgument(call, (unsigned)inner.param), d);
 			if (d->kind == D_PARAM && !d->first[0]) {
@@ -537,20 +621,23 @@ static void derive_call(struct ectx *x, CXCursor call, struct deriv *d)
 				else
 					snprintf(d->first, sizeof(d->first), "%s()", name);
 			}
+			/* the fields the callee reads through count as read here */
+			for (int i = 0; i < inner.nfields && d->nfields < 8; i++)
+				snprintf(d->fields[d->nfields++], sizeof(d->fields[0]), "%s", inner.fields[i]);
+		} else if (inner.kind == D_PARAM) {
+			d_set(d, D_UNKNOWN, "%s() returns an argument it was not given", name);
 		} else {
 			*d = inner;
 		}
 		goto out;
 	}
 	/*
-	 * A call we cannot see into.  An accessor of the file (every argument
-	 * derived from the same fixed object, no table passed in) stays derived
-	 * from that object; anything that also takes a global is a lookup.
+	 * The body is in another file, or nowhere in the tree (a binary
+	 * object, another module): record the call and the object its
+	 * arguments come from; the whole tree decides (classify.c).
 	 */
-	if (n == 0) {
-		d_set(d, D_DYNAMIC, "result of %s()", name);
-		goto out;
-	}
+	d_set(d, D_CALL, NULL);
+	snprintf(d->name, sizeof(d->name), "%s", name);
 	for (int i = 0; i < n; i++) {
 		struct deriv a;
 
@@ -558,32 +645,33 @@ static void derive_call(struct ectx *x, CXCursor call, struct deriv *d)
 		if (a.kind == D_CONST)
 			continue;
 		if (a.kind == D_GLOBAL) {
-			global_arg = true;
+			d->call_global = true;
 			continue;
 		}
-		if (a.kind != D_PARAM) {
-			*d = a;
-			goto out;
-		}
-		if (have && a.param != acc.param) {
-			d_set(d, D_DYNAMIC, "looked up by %s() from several objects", name);
+		if (a.kind != D_PARAM || (have && a.param != acc.param)) {
+			have = false;
+			d->call_acc = false;
+			snprintf(d->why, sizeof(d->why), "looked up by %.60s() from %.100s", name,
+				 a.kind == D_PARAM ? "several objects" : a.why[0] ? a.why : "an unknown object");
 			goto out;
 		}
 		if (!have)
 			acc = a;
 		have = true;
 	}
-	if (!have) {
-		d_set(d, D_DYNAMIC, "looked up by %s()", name);
-		goto out;
+	if (have) {
+		d->call_acc = true;
+		d->param = acc.param;
+		if (acc.first[0])
+			snprintf(d->first, sizeof(d->first), "%s", acc.first);
+		else
+			snprintf(d->first, sizeof(d->first), "%s()", name);
+		d->nfields = acc.nfields;
+		memcpy(d->fields, acc.fields, sizeof(d->fields));
+	} else {
+		snprintf(d->why, sizeof(d->why), "looked up by %s()%s", name,
+			 d->call_global ? " in a global table" : "");
 	}
-	if (global_arg) {
-		d_set(d, D_DYNAMIC, "looked up by %s() in a global table", name);
-		goto out;
-	}
-	*d = acc;
-	if (!d->first[0])
-		snprintf(d->first, sizeof(d->first), "%s()", name);
 out:
 	free(name);
 }
@@ -661,6 +749,16 @@ static void derive(struct ectx *x, CXCursor e, struct deriv *d)
 		derive(x, ch.c[1], &idx);
 		if (idx.kind == D_CONST) {
 			derive(x, ch.c[0], d);
+		} else if (idx.kind == D_PARAM && (derive(x, ch.c[0], d), d->kind == D_PARAM) &&
+			   d->param == idx.param) {
+			/*
+			 * &dev->queue[priv->type]: an array of the object chosen by
+			 * a selector read from the same object.  Fixed for the file
+			 * when nothing writes the selector after open: the fields it
+			 * is read through join the head's (classify.c checks them).
+			 */
+			for (int i = 0; i < idx.nfields && d->nfields < 8; i++)
+				snprintf(d->fields[d->nfields++], sizeof(d->fields[0]), "%s", idx.fields[i]);
 		} else {
 			char *t = text_of(x, ch.c[1]);
 
@@ -765,6 +863,15 @@ static json_t *deriv_json(const struct deriv *d)
 		break;
 	case D_CONST:
 		o = json_pack("{s:s}", "k", "const");
+		break;
+	case D_CALL:
+		o = json_pack("{s:s, s:o, s:b, s:b}", "k", "call", "callee", jsafe(d->name), "acc",
+			      d->call_acc, "global_arg", d->call_global);
+		if (d->call_acc)
+			json_object_set_new(o, "param", json_integer(d->param));
+		json_object_set_new(o, "first", jsafe(d->first));
+		if (d->why[0])
+			json_object_set_new(o, "why", jsafe(d->why));
 		break;
 	default:
 		o = json_pack("{s:s, s:o}", "k", "unknown", "why", jsafe(d->why));
@@ -1012,15 +1119,17 @@ static void handle_call(struct ectx *x, CXCursor call, int cond, const char *ass
 					     is_poll_table_type(clang_getCursorType(
 						     clang_Cursor_getArgument(callee, (unsigned)ptpos)));
 
-				ev = json_pack("{s:s, s:s, s:s, s:b, s:i, s:o, s:b}", "k", "call",
+				ev = json_pack("{s:s, s:s, s:s, s:b, s:i, s:o, s:b, s:b}", "k", "call",
 					       "callee", name, "callee_file", relpath(x, dl.file),
-					       "static", st, "pt_pos", ptpos, "args", args, "pt_typed", typed);
+					       "static", st, "pt_pos", ptpos, "args", args, "pt_typed", typed,
+					       "variadic", ptpos >= clang_Cursor_getNumArguments(callee));
 				if (!clang_Cursor_isNull(def) && clang_isCursorDefinition(def) &&
 				    !clang_File_isEqual(cursor_loc(def).file, x->mainfile))
 					summarize(x, def);
 			} else {
 				char *ct, *member = xstrdup(""), *type = xstrdup("");
 				CXCursor cal;
+				bool pm;
 
 				ch = children(call);
 				cal = ch.n ? ch.c[0] : call;
@@ -1054,9 +1163,21 @@ static void handle_call(struct ectx *x, CXCursor call, int cond, const char *ass
 					type = xstrdup(k);
 					free(k);
 				}
-				ev = json_pack("{s:s, s:s, s:s, s:s, s:i, s:o}", "k", "icall", "expr", ct,
+				/*
+				 * A lower layer's poll method returns the mask
+				 * (__poll_t); any other callback handed the table
+				 * (an ioctl-like command op) is followed like a
+				 * helper (classify.c)
+				 */
+				{
+					char *rt = cxs(clang_getTypeSpelling(clang_getCursorType(call)));
+
+					pm = strstr(rt, "__poll_t") || strstr(member, "poll");
+					free(rt);
+				}
+				ev = json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:b}", "k", "icall", "expr", ct,
 					       "member", member, "type", type, "pt_pos", ptpos,
-					       "args", args);
+					       "args", args, "poll_method", pm);
 				free(ct);
 				free(member);
 				free(type);
@@ -1089,8 +1210,14 @@ static void handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 	{
 		char *k = field_key(fref), *dot = strrchr(k, '.');
 
-		/* pointer members written here: a head read through them may move */
-		if (clang_getCanonicalType(clang_getCursorType(fref)).kind == CXType_Pointer && x->cur_fn) {
+		/*
+		 * pointer members written here: a head read through them may
+		 * move; scalar ones: a selector of the head may change
+		 */
+		enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(fref)).kind;
+
+		if (tk != CXType_Record && tk != CXType_ConstantArray && tk != CXType_IncompleteArray &&
+		    x->cur_fn) {
 			json_t *a = json_object_get(x->field_sets, k);
 			bool seen = false;
 			size_t i;
@@ -1159,6 +1286,61 @@ static void handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 	free(sname);
 }
 
+/* The E of a condition "!E", "E == NULL", "NULL == E", unlikely(!E): else a null cursor. */
+static CXCursor null_tested(struct ectx *x, CXCursor c)
+{
+	for (int i = 0; i < 8; i++) {
+		enum CXCursorKind k;
+		struct cvec ch;
+		char *t;
+		CXCursor r = clang_getNullCursor();
+		bool more = false;
+
+		c = strip(c);
+		k = clang_getCursorKind(c);
+		ch = children(c);
+		t = text_of(x, c);
+		if (k == CXCursor_UnaryOperator && ch.n == 1 && !strncmp(t, "!!", 2)) {
+			struct cvec in = children(strip(ch.c[0]));
+
+			/* !!(E): a truth value; unlikely(!E) is __builtin_expect(!!(!E), 1) */
+			if (in.n == 1) {
+				c = in.c[0];
+				more = true;
+			}
+			free(in.c);
+		} else if (k == CXCursor_UnaryOperator && ch.n == 1 && t[0] == '!') {
+			r = strip(ch.c[0]);
+		} else if (k == CXCursor_BinaryOperator && ch.n == 2) {
+			char *op = binop(x, c, &ch);
+			struct deriv a, b;
+
+			if (!strcmp(op, "==")) {
+				derive(x, ch.c[0], &a);
+				derive(x, ch.c[1], &b);
+				if (b.kind == D_CONST && a.kind != D_CONST)
+					r = strip(ch.c[0]);
+				else if (a.kind == D_CONST && b.kind != D_CONST)
+					r = strip(ch.c[1]);
+			}
+			free(op);
+		} else if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 1) {
+			char *n = cxs(clang_getCursorSpelling(c));
+
+			if (!strcmp(n, "__builtin_expect")) {
+				c = clang_Cursor_getArgument(c, 0);
+				more = true;
+			}
+			free(n);
+		}
+		free(t);
+		free(ch.c);
+		if (!more)
+			return r;
+	}
+	return clang_getNullCursor();
+}
+
 static void walk(struct ectx *x, CXCursor c, int cond)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -1175,10 +1357,17 @@ static void walk(struct ectx *x, CXCursor c, int cond)
 	}
 	ch = children(c);
 	switch (k) {
-	case CXCursor_IfStmt:
-		for (unsigned i = 0; i < ch.n; i++)
+	case CXCursor_IfStmt: {
+		/* the then-branch of "if (!E)" runs only when E is NULL */
+		CXCursor saved = x->guard;
+
+		for (unsigned i = 0; i < ch.n; i++) {
+			x->guard = i == 1 ? null_tested(x, ch.c[0]) : clang_getNullCursor();
 			walk(x, ch.c[i], i == 0 ? cond : cond + 1);
+		}
+		x->guard = saved;
 		break;
+	}
 	case CXCursor_ForStmt:
 	case CXCursor_WhileStmt:
 		for (unsigned i = 0; i < ch.n; i++)
@@ -1197,6 +1386,16 @@ static void walk(struct ectx *x, CXCursor c, int cond)
 			walk(x, ch.c[0], cond);
 			walk(x, ch.c[1], cond + 1);
 		} else if (!strcmp(op, "=") && ch.n == 2) {
+			if (is_pt_ref(x, ch.c[1])) {
+				/* req.pt = wait: the table escapes into memory */
+				char *lt = text_of(x, ch.c[0]);
+
+				add_event(x, json_pack("{s:s, s:s, s:s}", "k", "pt_use", "what", "store",
+						       "into", lt), c, cond);
+				free(lt);
+				free(op);
+				break;
+			}
 			handle_assign(x, ch.c[0], ch.c[1], c);
 			walk(x, ch.c[0], cond);
 			if (clang_getCursorKind(strip(ch.c[1])) == CXCursor_CallExpr) {
@@ -1217,7 +1416,14 @@ static void walk(struct ectx *x, CXCursor c, int cond)
 	case CXCursor_VarDecl: {
 		CXCursor init = clang_Cursor_getVarDeclInitializer(c);
 
-		if (!clang_Cursor_isNull(init) && clang_getCursorKind(strip(init)) == CXCursor_CallExpr) {
+		if (!clang_Cursor_isNull(init) && is_pt_ref(x, init)) {
+			/* poll_table *pt = wait: an alias the analysis does not follow */
+			char *vn = cxs(clang_getCursorSpelling(c));
+
+			add_event(x, json_pack("{s:s, s:s, s:s}", "k", "pt_use", "what", "store", "into", vn),
+				  c, cond);
+			free(vn);
+		} else if (!clang_Cursor_isNull(init) && clang_getCursorKind(strip(init)) == CXCursor_CallExpr) {
 			char *vn = cxs(clang_getCursorSpelling(c));
 
 			handle_call(x, strip(init), cond, vn);
@@ -1238,6 +1444,16 @@ static void walk(struct ectx *x, CXCursor c, int cond)
 				char *t = text_of(x, ch.c[0]);
 
 				json_object_set_new(ev, "value", json_string(t));
+				free(t);
+			}
+			if (!clang_Cursor_isNull(x->guard)) {
+				/* if (!dev) return EPOLLERR;: what dev is, so that the whole tree can tell */
+				struct deriv d;
+				char *t = text_of(x, x->guard);
+
+				derive(x, x->guard, &d);
+				json_object_set_new(ev, "null_test", deriv_json(&d));
+				json_object_set_new(ev, "null_text", json_string(t));
 				free(t);
 			}
 			add_event(x, ev, c, cond);
@@ -1474,7 +1690,10 @@ static void summarize(struct ectx *x, CXCursor fn)
 	}
 	ch = children(fn);
 	if (ch.n && clang_getCursorKind(ch.c[ch.n - 1]) == CXCursor_CompoundStmt) {
+		CXCursor saved_guard = x->guard;
+
 		x->fs = &fs;
+		x->guard = clang_getNullCursor();
 		x->cur_fn = json_string_value(name);
 		/* header inlines are walked only for their poll facts */
 		if (in_main_file || fs.pt >= 0)
@@ -1482,6 +1701,7 @@ static void summarize(struct ectx *x, CXCursor fn)
 		if (in_main_file && fs.pt >= 0)
 			skipped_events(x, fn, &fs);
 		x->fs = saved;
+		x->guard = saved_guard;
 		x->cur_fn = saved_fn;
 	}
 	free(ch.c);
@@ -1504,6 +1724,14 @@ static void summarize(struct ectx *x, CXCursor fn)
 	} else {
 		json_decref(params);
 		json_decref(fs.events);
+	}
+	if (in_main_file && clang_Cursor_getStorageClass(fn) != CX_SC_Static &&
+	    clang_getCanonicalType(clang_getCursorResultType(fn)).kind == CXType_Pointer) {
+		/* what another file's call of this function returns */
+		struct deriv d;
+
+		if (derive_returns(x, fn, &d))
+			json_object_set_new(x->returns, json_string_value(name), deriv_json(&d));
 	}
 	if (in_main_file) {
 		CXSourceRange r = clang_getCursorExtent(fn);
@@ -1886,6 +2114,7 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 		return NULL;
 	}
 	memset(&x, 0, sizeof(x));
+	x.guard = clang_getNullCursor();
 	x.tu = tu;
 	x.root = root;
 	x.rootlen = strlen(root);
@@ -1904,6 +2133,8 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 	x.relcache = json_object();
 	x.defs = json_object();
 	x.field_sets = json_object();
+	x.returns = json_object();
+	x.ret_memo = json_object();
 
 	nd = clang_getNumDiagnostics(tu);
 	for (unsigned i = 0; i < nd; i++) {
@@ -1946,14 +2177,18 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 			"defs", x.defs);
 	if (out) {
 		json_object_set_new(out, "field_sets", x.field_sets);
+		json_object_set_new(out, "returns", x.returns);
 		strip_counters(out);
 	} else {	/* a string jansson refused: say so rather than lose the file */
 		json_decref(x.field_sets);
+		json_decref(x.returns);
 		*err = xstrdup("the facts cannot be encoded as JSON (please report this bug)");
 	}
 	free(saferel);
 	json_decref(x.fn_done);
 	json_decref(x.relcache);
+	json_decref(x.ret_memo);
+	free(x.ret_v);
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(idx);
 	free(abs);
