@@ -406,7 +406,8 @@ static void merge_callee(struct cx *c, json_t *r, json_t *ev, const char *cname,
 					     : xasprintf("%s()", cname);
 
 		json_array_append_new(json_object_get(r, "heads"),
-				      json_pack("{s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:O, s:s}",
+				      json_pack("{s:O, s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:O, s:s}",
+						"site", json_object_get(ev, "line"),
 						"expr", str(h, "expr"), "resolved", e, "norm", n,
 						"base", compose(c, json_object_get(h, "base"), args),
 						"cond", cond || json_is_true(json_object_get(h, "cond")) ||
@@ -1107,12 +1108,24 @@ static bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, boo
 	return false;
 }
 
+/* A base that is private_data itself (or container_of it), not a field read through it. */
+static bool pd_itself(json_t *b)
+{
+	json_t *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(b, "fields"), i, f)
+		if (strcmp(json_string_value(f), "file.private_data"))
+			return false;
+	return true;
+}
+
 static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 {
 	struct verdict v = { "unknown", "no", STRBUF_INIT };
 	json_t *layer = json_object_get(c->layers, p->layer), *r = NULL, *heads = json_array();
 	json_t *sites = json_array(), *reassigned = json_array(), *opsout = json_array();
-	json_t *distinct = json_object(), *o, *h, *e;
+	json_t *distinct = json_object(), *sites_of_text = json_object(), *o, *h, *e;
 	bool is_root = !strcmp(p->layer, "file_operations.poll") || p->converted;
 	json_t *plan_out = NULL;	/* where the conversion sets f_poll_head */
 	bool uncond = true, guard_fails = false;
@@ -1157,16 +1170,41 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		goto done;
 	}
 	r = reach(c, p->key, p->fn);
+	/*
+	 * Heads are counted by object, not by text: the same text at two sites
+	 * over a local that is assigned different objects (q = &dev->in; ...;
+	 * q = &dev->out) is a head per registration site, reported as written
+	 */
 	json_array_foreach(json_object_get(r, "heads"), i, h) {
-		json_t *d = json_object_get(distinct, str(h, "norm"));
+		json_t *hb0 = json_object_get(h, "base"), *st = json_object_get(sites_of_text, str(h, "norm"));
+		char *sk = xasprintf("%lld", json_integer_value(json_object_get(h, json_object_get(h, "site") ? "site" : "line")));
+
+		if (!strcmp(str(hb0, "k"), "dynamic") && json_object_get(hb0, "alts") &&
+		    strstr(str(hb0, "why"), "assigned different objects")) {
+			if (!st) {
+				st = json_object();
+				json_object_set_new(sites_of_text, str(h, "norm"), st);
+			}
+			json_object_set_new(st, sk, json_true());
+		}
+		free(sk);
+	}
+	json_array_foreach(json_object_get(r, "heads"), i, h) {
+		bool per_site = json_object_size(json_object_get(sites_of_text, str(h, "norm"))) >= 2;
+		char *dkey = per_site
+				     ? xasprintf("%s@%lld", str(h, "norm"),
+						 json_integer_value(json_object_get(h, json_object_get(h, "site") ? "site" : "line")))
+				     : xstrdup(str(h, "norm"));
+		json_t *d = json_object_get(distinct, dkey);
 
 		if (json_is_true(json_object_get(h, "cond")))
 			uncond = false;
 		if (!d) {
-			json_t *alts = json_object_get(json_object_get(h, "base"), "alts"), *a;
+			/* a head per site is reported as written at that site */
+			json_t *alts = per_site ? NULL : json_object_get(json_object_get(h, "base"), "alts"), *a;
 			size_t ai;
 
-			json_object_set(distinct, str(h, "norm"), h);
+			json_object_set(distinct, dkey, h);
 			/* a head chosen at run time: report each candidate */
 			json_array_foreach(alts, ai, a)
 				json_array_append_new(heads, json_pack("{s:s, s:s, s:s, s:s, s:s, s:O, s:b, s:s}",
@@ -1189,6 +1227,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			json_object_set_new(json_array_get(heads, json_array_size(heads) - 1), "conditional",
 					    json_false());
 		}
+		free(dkey);
 	}
 	if (json_array_size(json_object_get(r, "busy")) || json_is_true(json_object_get(layer, "busy"))) {
 		if (json_array_size(json_object_get(r, "busy")))
@@ -1300,20 +1339,28 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			json_t *g, *s;
 			size_t gi, si;
 			bool all_set = json_array_size(sites) > 0;
-			const char *fk, *setter, *mk;
+			bool open_sets = false;
 
+			/* a framework's open path ends in the driver's ->open */
 			json_array_foreach(sites, si, s)
+				open_sets |= !strcmp(str(s, "kind"), "open") &&
+					     (json_is_true(json_object_get(s, "sets_private_data")) ||
+					      !strcmp(str(s, "function"), "simple_open"));
+			json_array_foreach(sites, si, s) {
+				const char *sk = str(s, "kind");
+				bool direct = in(file_returning, sk) || in(fd_returning, sk);
+
 				all_set = all_set && (json_is_true(json_object_get(s, "sets_private_data")) ||
-						      !strcmp(str(s, "kind"), "misc_open") ||
-						      !strcmp(str(s, "function"), "simple_open"));
+						      !strcmp(sk, "misc_open") || !strcmp(str(s, "function"), "simple_open") ||
+						      (!direct && strcmp(sk, "open") && open_sets));
+			}
 			json_array_foreach(json_object_get(r, "guards"), gi, g) {
 				json_t *gb = json_object_get(g, "base");
 
 				if (!all_set || json_array_size(reassigned) > 0 || strcmp(str(gb, "k"), "param") ||
 				    json_integer_value(json_object_get(gb, "param")) !=
 					    json_integer_value(json_object_get(p->fn, "file_param")) ||
-				    strcmp(str(gb, "first"), "private_data") ||
-				    changed_after_open(c, p, json_object_get(gb, "fields"), false, &fk, &setter, &mk)) {
+				    strcmp(str(gb, "first"), "private_data") || !pd_itself(gb)) {
 					uncond = false;
 					guard_fails = true;
 					break;
@@ -1501,6 +1548,7 @@ done:
 		free(sub);
 	}
 	json_decref(distinct);
+	json_decref(sites_of_text);
 	sb_release(&v.reason);
 }
 

@@ -338,14 +338,60 @@ static bool is_struct_file_ptr(CXType t)
 	return r;
 }
 
+struct pt_scan {
+	CXCursor fn;
+	int param;
+};
+
+/* poll_wait(f, head, (poll_table *)arg): ARG, a parameter of S->fn, carries the table */
+static enum CXChildVisitResult pt_scan_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct pt_scan *s = data;
+	CXCursor a, r;
+	char *n;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) != 3)
+		return CXChildVisit_Recurse;
+	n = cxs(clang_getCursorSpelling(c));
+	if (!strcmp(n, "poll_wait")) {
+		a = strip(clang_Cursor_getArgument(c, 2));
+		r = clang_getCursorReferenced(a);
+		if (clang_getCursorKind(a) == CXCursor_DeclRefExpr && clang_getCursorKind(r) == CXCursor_ParmDecl &&
+		    clang_equalCursors(clang_getCursorSemanticParent(r), s->fn))
+			s->param = param_index(r);
+	}
+	free(n);
+	return s->param >= 0 ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/*
+ * The parameter that carries the poll_table: one of its type, or an untyped
+ * one (void *arg of an ioctl-like callback) that the body hands to
+ * poll_wait() as its table.
+ */
 static int pt_param_of(CXCursor fn)
 {
 	int n = clang_Cursor_getNumArguments(fn);
+	bool untyped = false;
+	CXCursor def;
+	struct pt_scan s;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i)));
+
 		if (is_poll_table_type(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i))))
 			return i;
-	return -1;
+		untyped |= t.kind == CXType_Pointer &&
+			   clang_getCanonicalType(clang_getPointeeType(t)).kind == CXType_Void;
+	}
+	def = clang_getCursorDefinition(fn);
+	if (!untyped || clang_Cursor_isNull(def) || !clang_isCursorDefinition(def))
+		return -1;
+	s.fn = def;
+	s.param = -1;
+	clang_visitChildren(def, pt_scan_cb, &s);
+	return s.param;
 }
 
 static bool is_local_var(CXCursor var)
@@ -1116,8 +1162,9 @@ static void handle_call(struct ectx *x, CXCursor call, int cond, const char *ass
 				bool st = clang_Cursor_getStorageClass(callee) == CX_SC_Static;
 
 				bool typed = ptpos < clang_Cursor_getNumArguments(callee) &&
-					     is_poll_table_type(clang_getCursorType(
-						     clang_Cursor_getArgument(callee, (unsigned)ptpos)));
+					     (is_poll_table_type(clang_getCursorType(
+						      clang_Cursor_getArgument(callee, (unsigned)ptpos))) ||
+					      pt_param_of(callee) == ptpos);
 
 				ev = json_pack("{s:s, s:s, s:s, s:b, s:i, s:o, s:b, s:b}", "k", "call",
 					       "callee", name, "callee_file", relpath(x, dl.file),
@@ -1201,6 +1248,14 @@ static void handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 	CXCursor ls = strip(l), rs = strip(r), var, fref;
 	char *field, *sname;
 
+	/* WRITE_ONCE(p->x, v) writes *(volatile typeof(p->x) *)&(p->x) */
+	for (int i = 0; i < 2 && clang_getCursorKind(ls) == CXCursor_UnaryOperator; i++) {
+		struct cvec u = children(ls);
+
+		if (u.n == 1)
+			ls = strip(u.c[0]);
+		free(u.c);
+	}
 	if (clang_getCursorKind(ls) != CXCursor_MemberRefExpr)
 		return;
 	fref = clang_getCursorReferenced(ls);
@@ -1284,6 +1339,21 @@ static void handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 	}
 	free(field);
 	free(sname);
+}
+
+/* *(T *)&(x): the form of a store through WRITE_ONCE() */
+static bool is_deref_of_address(CXCursor c)
+{
+	struct cvec u;
+	bool r = false;
+
+	c = strip(c);
+	if (clang_getCursorKind(c) != CXCursor_UnaryOperator)
+		return false;
+	u = children(c);
+	r = u.n == 1 && clang_getCursorKind(strip(u.c[0])) == CXCursor_UnaryOperator;
+	free(u.c);
+	return r;
 }
 
 /* The E of a condition "!E", "E == NULL", "NULL == E", unlikely(!E): else a null cursor. */
@@ -1381,6 +1451,16 @@ static void walk(struct ectx *x, CXCursor c, int cond)
 	case CXCursor_BinaryOperator:
 	case CXCursor_CompoundAssignOperator: {
 		char *op = binop(x, c, &ch);
+
+		if (ch.n == 2 && (!strcmp(op, ",") || !op[0]) && is_deref_of_address(ch.c[0])) {
+			/*
+			 * Inside a macro the text between the operands is the
+			 * macro's argument list: *(volatile T *)&(x) = (v) is
+			 * WRITE_ONCE()'s store, and nothing else writes "*&x"
+			 */
+			free(op);
+			op = xstrdup("=");
+		}
 
 		if (!strcmp(op, "&&") || !strcmp(op, "||")) {
 			walk(x, ch.c[0], cond);
