@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Suite: precompiled headers and worker processes of the scan (tool/pch.c,
-# tool/scan.c), on a copy of the fixture tree with more drivers (82 files
-# to parse: enough for precompiled headers to be built).
+# tool/scan.c), on a copy of the fixture tree with more drivers (over 80
+# files to parse: enough for precompiled headers to be built).
 #
 #  - the outputs of a cold scan with precompiled headers are byte-identical
 #    to those of --no-pch, and so are the cache entries' facts;
@@ -146,8 +146,9 @@ check "pch: a stale PCH directory is removed by the next run" $r
 if XDG_CACHE_HOME=$D/cache-floor "$POLLTAX" parse-floor -j 2 --times "$D/floor.times" "$T" >"$D/floor.out" 2>&1; then
 	cut -f2,3 "$D/floor.times" | sort >"$D/floor.how"
 	cut -f2,3 "$D/pch.times" | sort >"$D/pch.how"
-	cmp -s "$D/floor.how" "$D/pch.how" && grep -q '^82 files parsed in' "$D/floor.out" && r=ok || r=bad
-	check "pch: parse-floor parses the same 82 files the same ways" $r \
+	n=$(wc -l <"$D/pch.how" | tr -d ' ')
+	cmp -s "$D/floor.how" "$D/pch.how" && grep -q "^$n files parsed in" "$D/floor.out" && r=ok || r=bad
+	check "pch: parse-floor parses the same $n files the same ways as the scan" $r \
 		"$(cat "$D/floor.out"; diff "$D/floor.how" "$D/pch.how" | head -5)"
 else
 	check "pch: parse-floor" bad "$(cat "$D/floor.out")"
