@@ -471,6 +471,12 @@ static void scan_c_file(size_t i, void *arg)
  */
 void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 {
+	prefilter_all(root, files, skipped, NULL, NULL);
+}
+
+void prefilter_all(const char *root, struct strvec *files, struct strvec *skipped, struct strvec *all,
+		   json_t **stats)
+{
 	struct walkctx w = { root, STRVEC_INIT, STRVEC_INIT, skipped, json_object() };
 	struct strvec macros = STRVEC_INIT;
 	char *cpath = xasprintf("%s/prefilter/%016llx.json", cache_root(),
@@ -564,11 +570,124 @@ void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 	}
 	json_decref(cache);
 	json_decref(hskipped);
-	json_decref(w.stats);
+	if (all)
+		for (i = 0; i < w.c_files.n; i++)
+			sv_push(all, w.c_files.v[i]);
+	if (stats)
+		*stats = w.stats;
+	else
+		json_decref(w.stats);
 	free(cpath);
 	free(hfp);
 	free(mfp);
 	sv_clear(&w.c_files);
 	sv_clear(&w.h_files);
 	sv_clear(&macros);
+}
+
+/* ---- definers: the files that define the functions a head comes from ------ */
+
+struct dscan {
+	const char *root;
+	const struct strvec *files, *names;
+	int *hit;
+};
+
+/*
+ * Does TEXT define NAME?  Kernel style puts a definition's return type at
+ * the start of the line and ends its head without ';': "T NAME(" or
+ * "NAME(" at column 0, on a line that is no declaration, no call and no
+ * preprocessor line.  A false hit costs a parse; a miss leaves a head
+ * unknown.
+ */
+static bool defines(const char *text, size_t len, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (const char *q = memmem(text, len, name, l); q; q = memmem(q + 1, len - (size_t)(q + 1 - text), name, l)) {
+		const char *bol = q, *eol;
+
+		if ((q > text && ident(q[-1])) || q[l] != '(')
+			continue;
+		while (bol > text && bol[-1] != '\n')
+			bol--;
+		if (*bol == ' ' || *bol == '\t' || *bol == '#' || *bol == '/' || *bol == '*' || *bol == '}')
+			continue;
+		if (memchr(bol, '=', (size_t)(q - bol)) || memchr(bol, '(', (size_t)(q - bol)))
+			continue;
+		eol = memchr(q, '\n', len - (size_t)(q - text));
+		if (!eol)
+			eol = text + len;
+		while (eol > q && (eol[-1] == ' ' || eol[-1] == '\t' || eol[-1] == '\r'))
+			eol--;
+		if (eol > q && eol[-1] == ';')
+			continue;
+		return true;
+	}
+	return false;
+}
+
+static void scan_definer(size_t i, void *arg)
+{
+	struct dscan *ds = arg;
+	char *buf;
+	size_t len;
+
+	if (ds->hit[i] < 0 || !read_small(ds->root, ds->files->v[i], &buf, NULL))
+		return;
+	len = strlen(buf);
+	for (size_t k = 0; k < ds->names->n && !ds->hit[i]; k++)
+		ds->hit[i] = defines(buf, len, ds->names->v[k]);
+	free(buf);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void find_definers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *names,
+		   const struct strvec *exclude, struct strvec *out)
+{
+	struct dscan ds = { root, all, names, xcalloc(all->n ? all->n : 1, sizeof(int)) };
+	XXH64_state_t *h = XXH64_createState();
+	char *cpath, *key;
+	json_t *cache, *v;
+	size_t i;
+
+	/* the answer is remembered while the names and every .c file are as they were */
+	XXH64_reset(h, 0);
+	for (i = 0; i < names->n; i++)
+		XXH64_update(h, names->v[i], strlen(names->v[i]) + 1);
+	key = fingerprint(all, stats);
+	XXH64_update(h, key, strlen(key));
+	free(key);
+	cpath = xasprintf("%s/prefilter/definers-%016llx.json", cache_root(), (unsigned long long)XXH64_digest(h));
+	XXH64_freeState(h);
+	cache = json_load_file(cpath, 0, NULL);
+	if (json_is_array(cache)) {
+		json_array_foreach(cache, i, v)
+			sv_push(out, json_string_value(v));
+	} else {
+		json_t *found = json_array();
+		char *dump;
+
+		for (i = 0; i < all->n; i++)	/* EXCLUDE is sorted */
+			if (exclude->n && bsearch(&all->v[i], exclude->v, exclude->n, sizeof(char *), cmp_str))
+				ds.hit[i] = -1;
+		parallel_for(all->n, scan_definer, &ds);
+		for (i = 0; i < all->n; i++)
+			if (ds.hit[i] == 1) {
+				sv_push(out, all->v[i]);
+				json_array_append_new(found, json_string(all->v[i]));
+			}
+		dump = json_dumps(found, JSON_COMPACT);
+		if (dump)
+			write_file_atomic(cpath, dump, strlen(dump));
+		free(dump);
+		json_decref(found);
+	}
+	json_decref(cache);
+	free(cpath);
+	free(ds.hit);
 }

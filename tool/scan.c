@@ -670,6 +670,84 @@ static void load_entry(struct unit *u, json_t *stats, json_t *sets, bool check_d
 	json_decref(e);
 }
 
+/* Unit U for file REL: its flags, its cache key, and its cached facts when they are current. */
+static void unit_init(struct unit *u, const struct tree *t, struct flags *fl, const char *self, const char *fp,
+		      const char *rel, const struct scan_opts *o, json_t *stats, json_t *sets)
+{
+	const struct strvec *args = &u->args;
+	char *abs = path_join(t->root, rel), *buf;
+	size_t len;
+	XXH64_state_t *h = XXH64_createState();
+
+	u->rel = xstrdup(rel);
+	u->compiled = flags_for(fl, t, rel, &u->args);
+	XXH64_reset(h, 0);
+	XXH64_update(h, self, strlen(self));
+	XXH64_update(h, fp, strlen(fp));
+	for (size_t k = 0; k < args->n; k++)
+		XXH64_update(h, args->v[k], strlen(args->v[k]) + 1);
+	XXH64_update(h, rel, strlen(rel) + 1);
+	if (read_file(abs, &buf, &len) == 0) {
+		XXH64_update(h, buf, len);
+		free(buf);
+	}
+	u->key = xasprintf("%016llx", (unsigned long long)XXH64_digest(h));
+	u->cache = cache_path(u->key);
+	XXH64_freeState(h);
+	if (u->compiled && !o->no_cache)
+		load_entry(u, stats, sets, true);
+	free(abs);
+}
+
+static void unit_free(struct unit *u)
+{
+	free(u->rel);
+	sv_clear(&u->args);
+	free(u->key);
+	free(u->cache);
+	free(u->failure);
+	json_decref(u->facts);
+}
+
+/* Every "k": "call" base below J (extract.c's D_CALL): its callee into NAMES. */
+static void call_bases(json_t *j, json_t *names)
+{
+	size_t i;
+	const char *k;
+	json_t *v;
+
+	if (json_is_object(j)) {
+		if (!strcmp(json_string_value(json_object_get(j, "k")) ?: "", "call") &&
+		    json_is_string(json_object_get(j, "callee")))
+			json_object_set_new(names, json_string_value(json_object_get(j, "callee")), json_true());
+		json_object_foreach(j, k, v)
+			call_bases(v, names);
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			call_bases(v, names);
+	}
+}
+
+/* The callees a head (or a returned value) is derived from that no file of TUS defines, sorted. */
+static void unresolved_callees(json_t *tus, struct strvec *out)
+{
+	json_t *names = json_object(), *tu, *v;
+	const char *k;
+	size_t i;
+
+	json_array_foreach(tus, i, tu) {
+		call_bases(json_object_get(tu, "functions"), names);
+		call_bases(json_object_get(tu, "returns"), names);
+	}
+	json_array_foreach(tus, i, tu)
+		json_object_foreach(json_object_get(tu, "defs"), k, v)
+			json_object_del(names, k);
+	json_object_foreach(names, k, v)
+		sv_push(out, k);
+	sv_sort(out);
+	json_decref(names);
+}
+
 json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 {
 	struct strvec files = STRVEC_INIT, skipped = STRVEC_INIT;
@@ -677,42 +755,22 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	struct unit *u;
 	char *self = xstrdup(FACTS_VERSION), *fp;
 	json_t *stats = json_object(), *sets = json_object(), *tus = json_array(), *result, *cocci = NULL;
-	json_t *failed = json_array(), *notcomp = json_array(), *skip = json_array();
+	json_t *failed = json_array(), *notcomp = json_array(), *skip = json_array(), *followed = json_array();
+	json_t *wstats = NULL;
+	struct strvec all = STRVEC_INIT, done = STRVEC_INIT;
 	size_t nparsed = 0, ncached = 0;
 	double t0 = now_seconds();
 
 	flags_init(&fl, t, &o->prep);
 	fp = flags_fingerprint(&fl);
-	prefilter(t->root, &files, &skipped);
+	prefilter_all(t->root, &files, &skipped, &all, &wstats);
 	if (!o->quiet)
 		fprintf(stderr, "polltax: %s: %zu files can hold a poll implementation (flags: %s)\n",
 			t->version, files.n, fl.source);
 	u = xcalloc(files.n, sizeof(*u));
 	for (size_t i = 0; i < files.n; i++) {
-		const struct strvec *args = &u[i].args;
-		char *abs = path_join(t->root, files.v[i]), *buf;
-		size_t len;
-		XXH64_state_t *h = XXH64_createState();
-
-		u[i].rel = xstrdup(files.v[i]);
-		u[i].compiled = flags_for(&fl, t, files.v[i], &u[i].args);
-		XXH64_reset(h, 0);
-		XXH64_update(h, self, strlen(self));
-		XXH64_update(h, fp, strlen(fp));
-		for (size_t k = 0; k < args->n; k++)
-			XXH64_update(h, args->v[k], strlen(args->v[k]) + 1);
-		XXH64_update(h, files.v[i], strlen(files.v[i]) + 1);
-		if (read_file(abs, &buf, &len) == 0) {
-			XXH64_update(h, buf, len);
-			free(buf);
-		}
-		u[i].key = xasprintf("%016llx", (unsigned long long)XXH64_digest(h));
-		u[i].cache = cache_path(u[i].key);
-		XXH64_freeState(h);
-		if (u[i].compiled && !o->no_cache)
-			load_entry(&u[i], stats, sets, true);
+		unit_init(&u[i], t, &fl, self, fp, files.v[i], o, stats, sets);
 		ncached += u[i].cached;
-		free(abs);
 	}
 	parse_units(t, &fl, u, files.n, o, false);
 	for (size_t i = 0; i < files.n; i++) {
@@ -731,6 +789,43 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 								jstr(u[i].failure ? u[i].failure : "no facts")));
 		}
 	}
+	/*
+	 * A head derived from a function whose body no parsed file holds:
+	 * parse the files that define it (an accessor in a core file with no
+	 * poll code), then theirs, three rounds at most.  What is still not
+	 * found stays unknown (classify.c's resolve_base()).
+	 */
+	for (size_t i = 0; i < files.n; i++)
+		sv_push(&done, files.v[i]);
+	for (int round = 0; round < 3; round++) {
+		struct strvec names = STRVEC_INIT, extra = STRVEC_INIT;
+		struct unit *x;
+
+		unresolved_callees(tus, &names);
+		if (names.n)
+			find_definers(t->root, &all, wstats, &names, &done, &extra);
+		sv_clear(&names);
+		if (!extra.n)
+			break;
+		x = xcalloc(extra.n, sizeof(*x));
+		for (size_t i = 0; i < extra.n; i++) {
+			unit_init(&x[i], t, &fl, self, fp, extra.v[i], o, stats, sets);
+			sv_push(&done, extra.v[i]);
+		}
+		parse_units(t, &fl, x, extra.n, o, false);
+		for (size_t i = 0; i < extra.n; i++) {
+			if (x[i].compiled && !x[i].cached && !x[i].failure)
+				load_entry(&x[i], stats, sets, false);
+			if (x[i].compiled && x[i].facts) {
+				json_array_append(tus, x[i].facts);
+				json_array_append_new(followed, jstr(x[i].rel));
+			}
+			unit_free(&x[i]);
+		}
+		free(x);
+		sv_clear(&extra);
+		sv_sort(&done);
+	}
 	sv_sort(&skipped);	/* directory order is the file system's, not ours */
 	for (size_t i = 0; i < skipped.n && i < 10; i++)
 		warning("not read: %s", skipped.v[i]);
@@ -741,25 +836,22 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	if (!o->no_cocci)
 		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->quiet);
 	result = classify(t, tus, cocci, failed, notcomp);
-	json_object_set_new(result, "files", json_pack("{s:I, s:I, s:o, s:o, s:o}",
+	json_object_set_new(result, "files", json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}",
 						       "candidates", (json_int_t)files.n,
 						       "parsed", (json_int_t)nparsed,
 						       "failed", failed, "not_compiled", notcomp,
-						       "skipped", skip));
+						       "skipped", skip, "definers", followed));
 	json_object_set_new(json_object_get(result, "tree"), "flags", json_string(fl.source));
 	if (!o->quiet)
 		fprintf(stderr, "polltax: %zu files (%zu from cache) classified in %.1f s\n", files.n, ncached,
 			now_seconds() - t0);
-	for (size_t i = 0; i < files.n; i++) {
-		free(u[i].rel);
-		sv_clear(&u[i].args);
-		free(u[i].key);
-		free(u[i].cache);
-		free(u[i].failure);
-		json_decref(u[i].facts);
-	}
+	for (size_t i = 0; i < files.n; i++)
+		unit_free(&u[i]);
 	free(u);
 	json_decref(tus);
+	json_decref(wstats);
+	sv_clear(&all);
+	sv_clear(&done);
 	json_decref(stats);
 	json_decref(sets);
 	json_decref(cocci);

@@ -34,6 +34,19 @@ json_t *stat_stamp(const struct stat *st);
 /* Pick .c files that can matter; FILES gets relative paths, sorted. */
 void prefilter(const char *root, struct strvec *files, struct strvec *skipped);
 
+/* The same, and every .c file of the tree (ALL) with the stamps of its walk (*STATS, owned). */
+void prefilter_all(const char *root, struct strvec *files, struct strvec *skipped, struct strvec *all,
+		   json_t **stats);
+
+/*
+ * The .c files of ALL (STATS: their stamps), less EXCLUDE, whose text
+ * defines a function of NAMES (the callees whose result a head is derived
+ * from): the scan parses them too, so that no head depends on a body it
+ * could have read.  Remembered in the cache.
+ */
+void find_definers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *names,
+		   const struct strvec *exclude, struct strvec *out);
+
 /* Run the scan; returns the result object (polltax.json) or dies. */
 json_t *scan_tree(const struct tree *t, const struct scan_opts *o);
 
