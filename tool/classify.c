@@ -834,6 +834,7 @@ static json_t *pd_sets_of(struct cx *c, const char *file, const char *fn)
 }
 
 static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth);
+static bool all_sets_null(json_t *pd);
 
 /*
  * Creation sites of ops record O (file_operations): its own ->open, calls
@@ -865,12 +866,16 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, json_t
 		bool own = json_object_size(users) == 1 && json_object_get(users, poll_key);
 
 		free(dk);
-		json_array_append_new(sites, json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open",
-						       "function", str(open, "function"), "file", of,
-						       "line", def ? json_integer_value(json_array_get(def, 0)) : 0,
-						       "sets_private_data", json_array_size(pd) > 0 ||
-						       sets_private_data(c, of, str(open, "function"), 0),
-						       "settable", own && def != NULL));
+		json_t *site = json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open",
+					 "function", str(open, "function"), "file", of,
+					 "line", def ? json_integer_value(json_array_get(def, 0)) : 0,
+					 "sets_private_data", sets_private_data(c, of, str(open, "function"), 0),
+					 "settable", own && def != NULL);
+
+		/* open leaves private_data NULL (fuse: the mount sets it later) */
+		if (all_sets_null(pd))
+			json_object_set_new(site, "private_data_null", json_true());
+		json_array_append_new(sites, site);
 	}
 	json_array_foreach(refs, i, ref) {
 		const char *ctx = str(ref, "ctx"), *fn = str(ref, "in");
@@ -951,15 +956,33 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, json_t
 }
 
 /* Does FN (in FILE), or a function it hands the file to, set file->private_data? */
+/*
+ * Are the private_data stores PD of one function all constants (NULL)?
+ * Then the file is created with no object there (fuse's /dev/fuse: the
+ * mount stores it later).  A NULL store on an error path beside a real
+ * one (drm_open_helper()) leaves the object set.
+ */
+static bool all_sets_null(json_t *pd)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(pd, i, e)
+		if (strcmp(str(json_object_get(e, "base"), "k"), "const"))
+			return false;
+	return json_array_size(pd) > 0;
+}
+
+/* Does FN (or a function it hands the file to) store an object, not NULL, in private_data? */
 static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth)
 {
 	char *k;
-	json_t *def, *callee;
+	json_t *def, *callee, *pd = pd_sets_of(c, file, fn);
 	size_t i;
 	bool r = false;
 
-	if (json_array_size(pd_sets_of(c, file, fn)))
-		return true;
+	if (json_array_size(pd))
+		return !all_sets_null(pd);
 	if (depth > 3)
 		return false;
 	k = xasprintf("%s:%s", file, fn);
@@ -1322,6 +1345,17 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 					    "changes after open", hexpr, fk, setter, mk);
 				goto done;
 			}
+		}
+		if (!strcmp(base, "private_data")) {
+			json_t *s;
+			size_t si;
+
+			json_array_foreach(sites, si, s)
+				if (json_is_true(json_object_get(s, "private_data_null"))) {
+					set_verdict(&v, "single-dynamic", "head %s hangs off private_data, which %s() "
+						    "leaves NULL at open: it is set later", hexpr, str(s, "function"));
+					goto done;
+				}
 		}
 		if (!strcmp(base, "private_data") && json_array_size(reassigned)) {
 			json_t *ra = json_array_get(reassigned, 0);
