@@ -728,24 +728,41 @@ static void call_bases(json_t *j, json_t *names)
 	}
 }
 
-/* The callees a head (or a returned value) is derived from that no file of TUS defines, sorted. */
+/*
+ * The callees a head is derived from that no file of TUS defines, sorted:
+ * those the poll functions' facts name, and, through the "returns" fact of
+ * each one that is defined, those its result comes from.
+ */
 static void unresolved_callees(json_t *tus, struct strvec *out)
 {
-	json_t *names = json_object(), *tu, *v;
+	json_t *want = json_object(), *returns = json_object(), *defined = json_object(), *tu, *v;
 	const char *k;
 	size_t i;
+	bool grew = true;
 
 	json_array_foreach(tus, i, tu) {
-		call_bases(json_object_get(tu, "functions"), names);
-		call_bases(json_object_get(tu, "returns"), names);
-	}
-	json_array_foreach(tus, i, tu)
+		call_bases(json_object_get(tu, "functions"), want);
+		json_object_update_missing(returns, json_object_get(tu, "returns"));
 		json_object_foreach(json_object_get(tu, "defs"), k, v)
-			json_object_del(names, k);
-	json_object_foreach(names, k, v)
-		sv_push(out, k);
+			json_object_set_new(defined, k, json_true());
+	}
+	while (grew) {
+		size_t before = json_object_size(want);
+		json_t *more = json_object();
+
+		json_object_foreach(want, k, v)
+			call_bases(json_object_get(returns, k), more);
+		json_object_update(want, more);
+		json_decref(more);
+		grew = json_object_size(want) > before;
+	}
+	json_object_foreach(want, k, v)
+		if (!json_object_get(defined, k))
+			sv_push(out, k);
 	sv_sort(out);
-	json_decref(names);
+	json_decref(want);
+	json_decref(returns);
+	json_decref(defined);
 }
 
 json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
