@@ -1131,6 +1131,55 @@ static bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, boo
 	return false;
 }
 
+/* FN (defined in FILE, if anywhere) or a function it hands the file to, whose body was not seen. */
+static const char *unseen_from(struct cx *c, const char *file, const char *fn, int depth)
+{
+	char *dk = xasprintf("%s:%s", file, fn);
+	json_t *d = json_object_get(c->defs, dk), *x;
+	const char *r = NULL;
+	size_t i;
+
+	free(dk);
+	if (!d)
+		return fn;
+	if (depth > 4)
+		return NULL;
+	json_array_foreach(json_array_get(d, 2), i, x) {
+		const char *cn = json_string_value(x);
+		char *ck = xasprintf("%s:%s", file, cn);
+		const char *cf = json_object_get(c->defs, ck) ? file : json_string_value(json_object_get(c->def_file, cn));
+
+		free(ck);
+		if (strcmp(cn, fn) && (r = unseen_from(c, cf ? cf : file, cn, depth + 1)))
+			break;
+	}
+	return r;
+}
+
+/*
+ * A method of P's ops (a function member), or a function it hands the file
+ * to, whose body no parsed file holds: *MK the member, *FN the function.
+ */
+static bool unseen_method(struct cx *c, struct impl *p, const char **mk, const char **fn)
+{
+	json_t *o, *mv;
+	size_t i;
+	const char *k;
+
+	json_array_foreach(p->ops, i, o) {
+		json_object_foreach(json_object_get(o, "members"), k, mv) {
+			const char *u = unseen_from(c, def_file_of(c, mv, str(o, "file")), str(mv, "function"), 0);
+
+			if (u) {
+				*mk = k;
+				*fn = u;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* A base that is private_data itself (or container_of it), not a field read through it. */
 static bool pd_itself(json_t *b)
 {
@@ -1363,6 +1412,16 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			set_verdict(&v, "single-dynamic", "head %s hangs off private_data, which %s() (->%s) "
 				    "reassigns after open", hexpr, str(ra, "function"), str(ra, "member"));
 			goto done;
+		}
+		if (!strcmp(bk, "param")) {
+			/* a method whose body was not seen may change what the head hangs off */
+			const char *um, *uf;
+
+			if (unseen_method(c, p, &um, &uf)) {
+				set_verdict(&v, "unknown", "head %s is derived from the file, but the body of ->%s %s() "
+					    "was not seen: it could change the head after open", hexpr, um, uf);
+				goto done;
+			}
 		}
 		if (uncond && json_array_size(json_object_get(r, "guards"))) {
 			/*

@@ -1087,6 +1087,15 @@ static void add_ref(struct ectx *x, CXCursor var, const char *ctx, CXCursor at, 
 	free(ty);
 }
 
+/* A function whose body this translation unit has, outside the main file: a header's inline. */
+static bool header_inline(struct ectx *x, CXCursor fn)
+{
+	CXCursor def = clang_getCursorDefinition(fn);
+
+	return !clang_Cursor_isNull(def) && clang_isCursorDefinition(def) &&
+	       !clang_File_isEqual(cursor_loc(def).file, x->mainfile);
+}
+
 static void handle_call(struct ectx *x, CXCursor call, int cond, const char *assigned_to)
 {
 	CXCursor callee = clang_getCursorReferenced(call);
@@ -1100,8 +1109,11 @@ static void handle_call(struct ectx *x, CXCursor call, int cond, const char *ass
 	for (int i = 0; i < n; i++)
 		if (is_pt_ref(x, clang_Cursor_getArgument(call, (unsigned)i)))
 			ptpos = i;
-	if (x->fs && direct) {
-		/* open helpers: drm_open() -> drm_open_helper(filp) sets private_data */
+	if (x->fs && direct && !header_inline(x, callee)) {
+		/*
+		 * open helpers: drm_open() -> drm_open_helper(filp) sets
+		 * private_data (a header's inline is read here, not a helper)
+		 */
 		for (int i = 0; i < n; i++) {
 			CXCursor a = strip(clang_Cursor_getArgument(call, (unsigned)i)), r;
 

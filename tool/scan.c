@@ -36,7 +36,7 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "14"
+#define FACTS_VERSION "15"
 
 
 struct unit {
@@ -735,23 +735,45 @@ static void call_bases(json_t *j, json_t *names)
  */
 static void unresolved_callees(json_t *tus, struct strvec *out)
 {
-	json_t *want = json_object(), *returns = json_object(), *defined = json_object(), *tu, *v;
+	json_t *want = json_object(), *returns = json_object(), *defined = json_object(), *calls = json_object();
+	json_t *tu, *v;
 	const char *k;
 	size_t i;
 	bool grew = true;
 
 	json_array_foreach(tus, i, tu) {
+		json_t *o, *m;
+		size_t j;
+
 		call_bases(json_object_get(tu, "functions"), want);
+		/* the methods of the ops that poll: one could change what a head hangs off */
+		json_array_foreach(json_object_get(tu, "ops"), j, o) {
+			if (!json_object_get(json_object_get(o, "members"), "poll"))
+				continue;
+			json_object_foreach(json_object_get(o, "members"), k, m)
+				if (json_is_string(json_object_get(m, "function")))
+					json_object_set_new(want, json_string_value(json_object_get(m, "function")),
+							    json_true());
+		}
 		json_object_update_missing(returns, json_object_get(tu, "returns"));
-		json_object_foreach(json_object_get(tu, "defs"), k, v)
+		json_object_foreach(json_object_get(tu, "defs"), k, v) {
 			json_object_set_new(defined, k, json_true());
+			if (!json_object_get(calls, k))	/* the functions it hands the file to */
+				json_object_set(calls, k, json_array_get(v, 2));
+		}
 	}
 	while (grew) {
 		size_t before = json_object_size(want);
 		json_t *more = json_object();
 
-		json_object_foreach(want, k, v)
+		json_object_foreach(want, k, v) {
+			json_t *f;
+			size_t j;
+
 			call_bases(json_object_get(returns, k), more);
+			json_array_foreach(json_object_get(calls, k), j, f)
+				json_object_set_new(more, json_string_value(f), json_true());
+		}
 		json_object_update(want, more);
 		json_decref(more);
 		grew = json_object_size(want) > before;
@@ -763,6 +785,7 @@ static void unresolved_callees(json_t *tus, struct strvec *out)
 	json_decref(want);
 	json_decref(returns);
 	json_decref(defined);
+	json_decref(calls);
 }
 
 json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
