@@ -224,10 +224,15 @@ static json_t *lookup_fn(struct cx *c, const char *name, const char *file, bool 
 		*keyp = json_object_iter_key(json_object_iter_at(c->fns, name));
 		return f;
 	}
-	/* a static inline seen from another file: the same text under another key */
+	/*
+	 * a header's static inline seen from another file: the same text
+	 * under another key (never another .c file's static of that name)
+	 */
 	keys = json_object_get(c->fns_by_name, name);
 	json_array_foreach(keys, i, k) {
-		if (st && strchr(json_string_value(k), ':')) {
+		const char *colon = strchr(json_string_value(k), ':');
+
+		if (st && colon && colon - json_string_value(k) > 2 && !strncmp(colon - 2, ".h", 2)) {
 			*keyp = json_string_value(k);
 			return json_object_get(c->fns, json_string_value(k));
 		}
@@ -771,6 +776,23 @@ static void collect_not_poll(struct cx *c, struct impls *im)
 			free(lk);
 			continue;
 		}
+		if (json_object_get(json_object_get(o, "pt_members"), "poll")) {
+			/*
+			 * Its function takes a poll_table: a poll method, though
+			 * no file poll the scan saw calls it (the caller's body
+			 * was not seen).  Classified as a layer, never excluded.
+			 */
+			struct collect cl = { im, NULL, false };
+
+			json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:s, s:b, s:b}", "type",
+								      str(o, "type"), "member", "poll", "found_via",
+								      "its function takes a poll_table", "busy", 0,
+								      "done", 1));
+			cl.layer = json_object_iter_key(json_object_iter_at(c->layers, lk));
+			for_each_member(c, str(o, "type"), "poll", collect_cb, &cl);
+			free(lk);
+			continue;
+		}
 		json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", str(o, "type"),
 							      "member", "poll", "not_poll", 1, "done", 1));
 		free(lk);
@@ -1236,6 +1258,12 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		set_verdict(&v, "unknown", "the definition of %s() was not parsed", p->name);
 		goto done;
 	}
+	if (!strcmp(str(layer, "found_via"), "its function takes a poll_table")) {
+		/* whether the unseen caller busy-polls or delegates is not known */
+		set_verdict(&v, "unknown", "%s is a poll method (its function takes a poll_table), but no file "
+			    "poll the scan saw calls it", p->layer);
+		goto done;
+	}
 	if ((e = fn_errors(c, p->fn))) {
 		set_verdict(&v, "unknown", "libclang could not parse %s() (%s:%lld: %s)", p->name, str(e, "file"),
 			    json_integer_value(json_object_get(e, "line")), str(e, "msg"));
@@ -1594,6 +1622,8 @@ pt_check:
 				p->layer);
 	}
 done:
+	if (!is_root && !strcmp(v.conv, "review"))
+		v.conv = "no";	/* a lower layer has no ->poll_mask: nothing to review there */
 	{
 		json_t *busy = json_array(), *dele = json_array(), *ptu = json_array();
 		char *sub;

@@ -343,6 +343,19 @@ struct pt_scan {
 	int param;
 };
 
+static bool has_void_ptr_param(CXCursor fn)
+{
+	int n = clang_Cursor_getNumArguments(fn);
+
+	for (int i = 0; i < n; i++) {
+		CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i)));
+
+		if (t.kind == CXType_Pointer && clang_getCanonicalType(clang_getPointeeType(t)).kind == CXType_Void)
+			return true;
+	}
+	return false;
+}
+
 /* poll_wait(f, head, (poll_table *)arg): ARG, a parameter of S->fn, carries the table */
 static enum CXChildVisitResult pt_scan_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -1939,7 +1952,7 @@ static void record_ops(struct ectx *x, CXCursor var, const char *vname, const ch
 	json_t *v;
 
 	json_object_foreach(members, k, v) {
-		if (strstr(k, "poll") || json_object_get(ptfns, k))
+		if (strstr(k, "poll") || json_object_get(ptfns, k) || json_object_get(v, "opaque"))
 			interesting = true;
 	}
 	/* file_operations always: ->poll may be added at run time */
@@ -2028,6 +2041,9 @@ static void handle_init(struct ectx *x, CXCursor var, const char *vname, CXType 
 								       "file", relpath(x, dl.file), "static", st));
 			if (pt_param_of(f) >= 0)
 				json_object_set_new(ptfns, field, json_true());
+			else if (!clang_isCursorDefinition(def) && has_void_ptr_param(f))
+				/* no body here: it could take a poll_table through its void * */
+				json_object_set_new(json_object_get(members, field), "opaque", json_true());
 			free(fname);
 		} else if (clang_getCursorKind(value) == CXCursor_InitListExpr) {
 			char *n = xasprintf("%s.%s", vname, field);
