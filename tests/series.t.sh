@@ -34,6 +34,9 @@ check() { # check NAME CONDITION-RESULT MESSAGE
 	if [ "$2" = ok ]; then pass; else fail "$3"; fi
 }
 
+# rel PATH: PATH relative to $T, as a person in $T types it
+rel() { realpath -m --relative-to="$T" "$1"; }
+
 rm -rf "$T"
 mkdir -p "$T"
 SCAN=$WORK/fixture
@@ -73,15 +76,22 @@ after=$(cd "$FIX" && find . -type f -newer "$SCAN/polltax.json" | wc -l)
 [ "$before" = "$after" ] && r=ok || r=bad
 check "the fixture tree is not written to" $r "$((after - before)) files changed"
 
-# 2. byte-identical output
-"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out2" "$FIX" 2>"$T/series2.err"
+# 2. byte-identical output, from paths typed relative to the cwd (git
+# format-patch runs in the scratch tree: they must be resolved first)
+(cd "$T" && "$POLLTAX" series -q --scan "$(rel "$SCAN")" --signoff "$ID" -o out2 "$(rel "$FIX")") 2>"$T/series2.err"
+rc=$?
+[ $rc -eq 0 ] && [ -f "$T/out2/series.json" ] && r=ok || r=bad
+check "series with relative --scan, -o and KERNEL_DIR" $r "exit $rc: $(cat "$T/series2.err")"
+[ -z "$(ls -d "$T"/out2.tmp-* 2>/dev/null)" ] && r=ok || r=bad
+check "no out2.tmp-PID left behind" $r "$(ls -d "$T"/out2.tmp-* 2>/dev/null)"
 diff -r "$T/out" "$T/out2" >"$T/determinism.diff" 2>&1 && r=ok || r=bad
 check "same input, byte-identical output" $r "$(head -20 "$T/determinism.diff")"
 
-# 3. verify
-"$POLLTAX" verify -q -o "$T/verify.md" "$T/out" "$FIX" >"$T/verify.out" 2>"$T/verify.err"
+# 3. verify (relative paths too)
+(cd "$T" && "$POLLTAX" verify -q -o verify.md out "$(rel "$FIX")") >"$T/verify.out" 2>"$T/verify.err"
 rc=$?
 [ $rc -eq 0 ] && grep -q '^PASS: ' "$T/verify.out" && r=ok || r=bad
+[ -f "$T/verify.md" ] || r=bad
 check "verify: git am, gcc -Werror, sparse, checkpatch --strict on every patch" $r \
 	"exit $rc: $(cat "$T/verify.out" "$T/verify.err")"
 

@@ -224,6 +224,7 @@ int cmd_boot_test(int argc, char **argv)
 	struct report rep;
 	struct strbuf cmdline = STRBUF_INIT;
 	char *guest = NULL, *initrd, *bootdir, *text, *path;
+	char *outdir, *workdir, *kpdir, *busybox, *qemu = NULL;
 	int c, jobs = online_cpus();
 	bool bench = true, quiet = false, plan = false;
 	json_t *j;
@@ -282,8 +283,21 @@ int cmd_boot_test(int argc, char **argv)
 	}
 	for (int i = 0; i < argc; i++)
 		sb_addf(&cmdline, "%s%s", i ? " " : "polltax ", argv[i]);
-	if (!guest)
+	/* every path as typed, resolved against the cwd once: git, make and qemu run elsewhere */
+	out = outdir = abs_path(out);
+	work = workdir = abs_path(work);
+	kpatches = kpdir = abs_path(kpatches);
+	go.busybox = busybox = abs_path(go.busybox);
+	if (strchr(go.qemu, '/'))
+		go.qemu = qemu = abs_path(go.qemu);	/* a program name is looked up in $PATH */
+	if (guest) {
+		char *g = abs_path(guest);
+
+		free(guest);
+		guest = g;
+	} else {
 		guest = default_guest();
+	}
 	go.guest = guest;
 
 	series_read(&s, argv[optind]);
@@ -394,6 +408,11 @@ int cmd_boot_test(int argc, char **argv)
 	free(initrd);
 	free(bootdir);
 	free(guest);
+	free(outdir);
+	free(workdir);
+	free(kpdir);
+	free(busybox);
+	free(qemu);
 	sb_release(&cmdline);
 	return c;
 }

@@ -98,6 +98,9 @@ int cmd_convert(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
+	/* every path as typed, resolved against the cwd once */
+	scan_dir = abs_path(scan_dir);
+	output = abs_path(output);
 	if (!have_program("spatch"))
 		die_code(EXIT_TOOL, "spatch not found (apt-get install coccinelle)");
 	tree_open(&t, argv[optind]);
@@ -194,5 +197,7 @@ out:
 	sv_clear(&only);
 	sv_clear(&files);
 	tree_free(&t);
+	free((char *)scan_dir);
+	free((char *)output);
 	return 0;
 }

@@ -51,6 +51,8 @@ static const char usage[] =
 "exit status: 0 done, 2 usage, 3 bad input (not a kernel tree, prepare\n"
 "failed), 4 a required tool is missing, 128 other fatal errors.\n";
 
+#define DEFAULT_OUT "polltax-out"
+
 int cmd_scan(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -68,10 +70,12 @@ int cmd_scan(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct scan_opts o = { .outdir = "polltax-out", .timeout = 300 };
+	struct scan_opts o = { .outdir = DEFAULT_OUT, .timeout = 300 };
 	struct tree t;
 	json_t *res;
 	sigset_t hold, old;
+	char *outdir, *build, *times;
+	const char *typed_out;
 	int c;
 
 	optind = 1;
@@ -106,7 +110,15 @@ int cmd_scan(int argc, char **argv)
 	}
 	o.prep.jobs = o.jobs;
 	o.prep.quiet = o.quiet;
+	/* every path as typed, resolved against the cwd once (make runs in the tree) */
+	outdir = abs_path(o.outdir);
+	build = abs_path(o.prep.build);
+	times = abs_path(o.times);
 	tree_open(&t, argv[optind]);
+	typed_out = o.outdir;
+	o.outdir = outdir;
+	o.prep.build = build;
+	o.times = times;
 	res = scan_tree(&t, &o);
 	/*
 	 * Each file is renamed into place whole; with the interrupting signals
@@ -131,9 +143,12 @@ int cmd_scan(int argc, char **argv)
 		fprintf(stderr, "polltax: %lld implementations, %lld disagreements; wrote %s/polltax.json, "
 			"polltax.csv, summary.md\n",
 			json_integer_value(json_object_get(cn, "implementations")),
-			json_integer_value(json_object_get(cn, "disagreements")), o.outdir);
+			json_integer_value(json_object_get(cn, "disagreements")), typed_out);
 	}
 	json_decref(res);
 	tree_free(&t);
+	free(outdir);
+	free(build);
+	free(times);
 	return 0;
 }

@@ -397,6 +397,16 @@ struct group {
 	char *commit;
 };
 
+/* The staging directory of this run, removed if it dies before the rename (die() exits). */
+static char *stage_dir;
+static pid_t stage_owner;
+
+static void remove_stage(void)
+{
+	if (stage_dir && getpid() == stage_owner && is_dir(stage_dir))
+		rm_rf(stage_dir);
+}
+
 static int cmp_group(const void *a, const void *b)
 {
 	return strcmp(((const struct group *)a)->key, ((const struct group *)b)->key);
@@ -467,6 +477,10 @@ int cmd_series(int argc, char **argv)
 	}
 	if (o.infra && o.no_infra)
 		die_code(EXIT_USAGE, "--infra and --no-infra exclude each other");
+	/* git format-patch and spatch run in the scratch tree: the paths must not depend on a cwd */
+	o.out = abs_path(o.out);
+	o.scan = abs_path(o.scan);
+	o.infra = abs_path(o.infra);
 	for (const char *const *p = (const char *const[]){ "git", "spatch", "perl", NULL }; *p; p++)
 		if (!have_program(*p))
 			die_code(EXIT_TOOL, "%s not found (apt-get install %s)", *p,
@@ -496,6 +510,9 @@ int cmd_series(int argc, char **argv)
 	stage = xasprintf("%s.tmp-%d", outdir, (int)getpid());
 	if (mkdir_p(stage) < 0)
 		die("cannot create '%s': %s", stage, strerror(errno));
+	stage_dir = stage;
+	stage_owner = getpid();
+	atexit(remove_stage);
 	if (!o.scan)
 		scan_write = path_join(stage, "scan");
 	scan = pipeline_scan(&t, o.scan, scan_write, o.quiet);
@@ -829,6 +846,7 @@ int cmd_series(int argc, char **argv)
 			die("cannot move '%s' away: %s", outdir, strerror(errno));
 		if (rename(stage, outdir) < 0)
 			die("cannot rename '%s' to '%s': %s", stage, outdir, strerror(errno));
+		stage_dir = NULL;
 		if (is_dir(old))
 			rm_rf(old);
 		free(old);
@@ -863,6 +881,9 @@ int cmd_series(int argc, char **argv)
 	free(stage);
 	free(cmdline);
 	free(scan_write);
+	free((char *)o.out);
+	free((char *)o.scan);
+	free((char *)o.infra);
 	sv_clear(&o.only);
 	tree_free(&t);
 	return 0;

@@ -463,6 +463,39 @@ char *realpath_or_die(const char *path)
 	return r;
 }
 
+char *abs_path(const char *path)
+{
+	static char *cwd;
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = path;
+
+	if (!path)
+		return NULL;
+	if (*path != '/') {
+		/* the first call's: every later one resolves against the same place */
+		if (!cwd && !(cwd = getcwd(NULL, 0)))
+			die("cannot find the current directory to resolve '%s' against: %s", path, strerror(errno));
+		sb_adds(&sb, cwd);
+	}
+	while (*p) {
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		if (!(n == 1 && *p == '.')) {
+			if (!(sb.len == 1 && sb.buf[0] == '/'))
+				sb_addc(&sb, '/');
+			sb_add(&sb, p, n);
+		}
+		p += n;
+	}
+	if (!sb.len)
+		sb_addc(&sb, '/');
+	return sb_detach(&sb);
+}
+
 int rm_rf(const char *path)
 {
 	const char *argv[] = { "rm", "-rf", "--", path, NULL };

@@ -95,6 +95,14 @@ bool is_dir(const char *path);
 bool is_file(const char *path);
 char *path_join(const char *a, const char *b);
 char *realpath_or_die(const char *path);
+/*
+ * PATH made absolute against the directory polltax was started in, as a
+ * person typed it: commands later run elsewhere (git in a scratch tree,
+ * make in a cache), where a relative path would name another place.  Not
+ * resolved through symbolic links, and PATH need not exist; "." and
+ * trailing slashes go.  NULL stays NULL.
+ */
+char *abs_path(const char *path);
 int rm_rf(const char *path);
 const char *cache_root(void);	/* $XDG_CACHE_HOME/polltax or ~/.cache/polltax */
 
