@@ -149,6 +149,32 @@ runc bad-nomake env PATH=/nonexistent "$POLLTAX" scan -q --no-cocci -o "$R/prev"
 expect bad-nomake 4 "polltax: fatal: preparing '$badprep' needs make, gcc, flex, bison and bc; not found: make gcc flex bison bc (apt-get install make gcc flex bison bc libelf-dev libssl-dev)" && ok
 CACHE=$R/cache
 
+# an output directory inside the tree, typed as a person in the tree types
+# it: refused before anything is written, the tree is only read
+IN=$R/bad/intree
+cp -R "$FIX" "$IN"
+ln -s intree "$R/bad/intree-link"
+inreal=$(cd "$IN" && pwd -P)
+here=$(pwd)
+sums "$IN" >"$R/intree.sums"
+t "bad-input-output-in-tree (polltax scan . in the tree: the default -o)"
+cd "$IN" && runc out-in-tree "$POLLTAX" scan -q --no-cocci .
+cd "$here" || exit 1
+expect out-in-tree 2 "polltax: fatal: the default output directory 'polltax-out' is inside the kernel tree '$inreal', which polltax never writes to: pass -o DIR outside the tree" && ok
+t "bad-input-output-in-tree (-o out .. from a directory of the tree)"
+cd "$IN/drivers" && runc out-in-tree2 "$POLLTAX" scan -q --no-cocci -o out ..
+cd "$here" || exit 1
+expect out-in-tree2 2 "polltax: fatal: -o 'out' is inside the kernel tree '$inreal', which polltax never writes to: give -o a path outside the tree" && ok
+t "bad-input-output-in-tree (-o through a symbolic link to the tree)"
+run out-in-tree3 scan -q --no-cocci -o "$R/bad/intree-link/new/out" "$IN"
+expect out-in-tree3 2 "polltax: fatal: -o '$R/bad/intree-link/new/out' is inside the kernel tree '$inreal', which polltax never writes to: give -o a path outside the tree" && ok
+t "bad-input-output-in-tree (the tree is left as it was)"
+if sums "$IN" | cmp -s - "$R/intree.sums"; then ok; else no "a refused run wrote into '$IN'"; fi
+t "output next to the tree (-o ../intree-out . from the tree)"
+cd "$IN" && runc out-beside "$POLLTAX" scan -q --no-cocci -j 2 -o ../intree-out .
+cd "$here" || exit 1
+if [ "$rc" -eq 0 ] && [ -f "$R/bad/intree-out/polltax.json" ]; then ok; else no "exit $rc: $(cat "$R/out-beside.err")"; fi
+
 t "bad-input-previous-outputs-intact"
 if sums "$R/prev" | cmp -s - "$R/prev.sums"; then ok; else no "a bad run changed '$R/prev'"; fi
 

@@ -162,6 +162,11 @@ check "no identity: a clear error" $r "exit $rc: $(cat "$T/noid.err")"
 rc=$?
 [ $rc -eq 3 ] && grep -q "cannot read the infrastructure patch" "$T/noinfra.err" && r=ok || r=bad
 check "a missing infrastructure patch is refused" $r "exit $rc: $(cat "$T/noinfra.err")"
+(cd "$T" && "$POLLTAX" series -q --scan "$(rel "$SCAN")" --signoff "$ID" -o "$(rel "$FIX")/series-out" "$(rel "$FIX")") \
+	>/dev/null 2>"$T/intree.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "is inside the kernel tree" "$T/intree.err" && [ ! -e "$FIX/series-out" ] && r=ok || r=bad
+check "an output directory inside the tree is refused" $r "exit $rc: $(cat "$T/intree.err")"
 mkdir -p "$T/notours" && echo keep >"$T/notours/file"
 "$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/notours" "$FIX" >/dev/null 2>"$T/notours.err"
 rc=$?

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "boot.h"
+#include "tree.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -226,13 +227,14 @@ int cmd_boot_test(int argc, char **argv)
 	char *guest = NULL, *initrd, *bootdir, *text, *path;
 	char *outdir, *workdir, *kpdir, *busybox, *qemu = NULL;
 	int c, jobs = online_cpus();
-	bool bench = true, quiet = false, plan = false;
+	bool bench = true, quiet = false, plan = false, out_given = false;
+	const char *typed_out, *typed_work;
 	json_t *j;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o': out = optarg; out_given = true; break;
 		case 'j':
 			jobs = atoi(optarg);
 			if (jobs < 1 || jobs > 1024)
@@ -284,6 +286,8 @@ int cmd_boot_test(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		sb_addf(&cmdline, "%s%s", i ? " " : "polltax ", argv[i]);
 	/* every path as typed, resolved against the cwd once: git, make and qemu run elsewhere */
+	typed_out = out;
+	typed_work = work;
 	out = outdir = abs_path(out);
 	work = workdir = abs_path(work);
 	kpatches = kpdir = abs_path(kpatches);
@@ -309,6 +313,15 @@ int cmd_boot_test(int argc, char **argv)
 	need_program(go.qemu, "qemu-system-x86");
 	need_program("git", "git");
 	need_program("make", "make");
+	{
+		struct tree t;
+
+		/* nothing is written into the tree: not the outputs, not the scratch worktrees */
+		tree_open(&t, argv[optind + 1]);
+		refuse_inside_tree(out, typed_out, "-o", !out_given, t.root);
+		refuse_inside_tree(work, typed_work, "--work", false, t.root);
+		tree_free(&t);
+	}
 	work_open(&w, argv[optind + 1], work, jobs, quiet);
 	for (int i = 0; i < NR_KERNELS; i++) {
 		char *list = xasprintf(",%s,", kernels), *name = xasprintf(",%s,", kernel_names[i]);

@@ -74,6 +74,8 @@ int cmd_parse_floor(int argc, char **argv)
 	o.prep.build = abs_path(o.prep.build);
 	o.times = abs_path(o.times);
 	tree_open(&t, argv[optind]);
+	refuse_inside_tree(o.prep.build, o.prep.build, "--build", false, t.root);
+	refuse_inside_tree(o.times, o.times, "--times", false, t.root);
 	if (list) {
 		struct flags fl;
 

@@ -30,7 +30,8 @@ static const char usage[] =
 "'make O=<cache> CONFIG prepare' in its cache.  The tree is never written to.\n"
 "\n"
 "options:\n"
-"  -o, --output DIR     where to write (default: polltax-out)\n"
+"  -o, --output DIR     where to write (default: polltax-out, in the current\n"
+"                       directory); never inside KERNEL_DIR: refused there\n"
 "  -j, --jobs N         parallel parses (default: number of CPUs)\n"
 "      --config TARGET  configuration to prepare (default: allmodconfig)\n"
 "      --build DIR      prepared build directory to use (O=)\n"
@@ -48,8 +49,9 @@ static const char usage[] =
 "  -q, --quiet          no progress output\n"
 "  -h, --help           this text\n"
 "\n"
-"exit status: 0 done, 2 usage, 3 bad input (not a kernel tree, prepare\n"
-"failed), 4 a required tool is missing, 128 other fatal errors.\n";
+"exit status: 0 done, 2 usage (an output inside KERNEL_DIR too), 3 bad input\n"
+"(not a kernel tree, prepare failed), 4 a required tool is missing, 128 other\n"
+"fatal errors.\n";
 
 #define DEFAULT_OUT "polltax-out"
 
@@ -76,12 +78,13 @@ int cmd_scan(int argc, char **argv)
 	sigset_t hold, old;
 	char *outdir, *build, *times;
 	const char *typed_out;
+	bool out_given = false;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': o.outdir = optarg; break;
+		case 'o': o.outdir = optarg; out_given = true; break;
 		case 'j':
 			o.jobs = atoi(optarg);
 			if (o.jobs < 1 || o.jobs > 1024)
@@ -115,6 +118,10 @@ int cmd_scan(int argc, char **argv)
 	build = abs_path(o.prep.build);
 	times = abs_path(o.times);
 	tree_open(&t, argv[optind]);
+	/* before anything is written: the tree is only read */
+	refuse_inside_tree(outdir, o.outdir, "-o", !out_given, t.root);
+	refuse_inside_tree(build, o.prep.build, "--build", false, t.root);
+	refuse_inside_tree(times, o.times, "--times", false, t.root);
 	typed_out = o.outdir;
 	o.outdir = outdir;
 	o.prep.build = build;

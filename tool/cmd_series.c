@@ -38,7 +38,8 @@ static const char usage[] =
 "~/.cache/polltax/work/.\n"
 "\n"
 "options:\n"
-"  -o, --output DIR       where to write (replaced as a whole)\n"
+"  -o, --output DIR       where to write (replaced as a whole; not inside\n"
+"                         KERNEL_DIR)\n"
 "      --scan SCAN_DIR    use this scan of KERNEL_DIR (default: scan now,\n"
 "                         into DIR/scan/)\n"
 "      --signoff ID       \"Name <mail>\" for Signed-off-by and the author\n"
@@ -441,6 +442,7 @@ int cmd_series(int argc, char **argv)
 	json_t *scan, *impls, *x, *refused = json_array(), *converted = json_array(), *info, *postings;
 	json_t *commits = json_array();
 	char *name, *email, *signoff, *infra, *outdir, *stage, *cmdline, *scan_write = NULL;
+	const char *typed_out;
 	double t0 = now_seconds();
 	int c;
 
@@ -478,6 +480,7 @@ int cmd_series(int argc, char **argv)
 	if (o.infra && o.no_infra)
 		die_code(EXIT_USAGE, "--infra and --no-infra exclude each other");
 	/* git format-patch and spatch run in the scratch tree: the paths must not depend on a cwd */
+	typed_out = o.out;
 	o.out = abs_path(o.out);
 	o.scan = abs_path(o.scan);
 	o.infra = abs_path(o.infra);
@@ -487,6 +490,7 @@ int cmd_series(int argc, char **argv)
 				 !strcmp(*p, "spatch") ? "coccinelle" : *p);
 	cmdline = command_line(&o);
 	tree_open(&t, argv[optind]);
+	refuse_inside_tree(o.out, typed_out, "-o", false, t.root);
 	identity(&o, &t, &name, &email);
 	signoff = xasprintf("%s <%s>", name, email);
 	infra = infra_patch(&o, &t);

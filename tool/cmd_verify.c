@@ -582,6 +582,7 @@ int cmd_verify(int argc, char **argv)
 	struct strvec base_w = STRVEC_INIT;
 	double t0 = now_seconds();
 	char *dir;
+	const char *typed_out;
 	int c;
 
 	optind = 1;
@@ -606,6 +607,7 @@ int cmd_verify(int argc, char **argv)
 	}
 	/* git am and make run in the scratch tree: no path may depend on the cwd */
 	dir = abs_path(argv[optind]);
+	typed_out = o.output;
 	o.output = abs_path(o.output);
 	if (!is_dir(dir))
 		die_code(EXIT_INPUT, "'%s' is not a directory of patches", argv[optind]);
@@ -616,6 +618,7 @@ int cmd_verify(int argc, char **argv)
 		if (!have_program(*p))
 			die_code(EXIT_TOOL, "%s not found (apt-get install %s)", *p, *p);
 	tree_open(&t, argv[optind + 1]);
+	refuse_inside_tree(o.output, typed_out, "-o", false, t.root);
 	scratch_open(&s, &t, "verify", o.quiet);
 	scratch_identity("polltax verify", "verify@localhost", s.date);
 	unsetenv("GIT_AUTHOR_NAME");

@@ -496,6 +496,53 @@ char *abs_path(const char *path)
 	return sb_detach(&sb);
 }
 
+/* PATH with its longest existing ancestor resolved by realpath(), the rest appended. */
+static char *resolve_existing(const char *path)
+{
+	char *head = xstrdup(path), *real = NULL, *r;
+	size_t cut = strlen(head);
+
+	for (;;) {
+		real = realpath(head, NULL);
+		if (real || !cut)
+			break;
+		while (cut > 0 && head[cut] != '/')
+			cut--;
+		head[cut] = '\0';
+		if (!cut) {
+			real = xstrdup("/");
+			break;
+		}
+	}
+	if (!real)
+		real = xstrdup("/");
+	r = xasprintf("%s%s%s", real, path[cut] && !(real[0] == '/' && !real[1]) ? "/" : "",
+		      path[cut] == '/' ? path + cut + 1 : path + cut);
+	free(real);
+	free(head);
+	return r;
+}
+
+void refuse_inside_tree(const char *path, const char *typed, const char *opt, bool deflt, const char *root)
+{
+	char *real;
+	size_t n = strlen(root);
+	bool inside;
+
+	if (!path)
+		return;
+	real = resolve_existing(path);
+	inside = !strncmp(real, root, n) && (real[n] == '/' || !real[n] || (n == 1 && root[0] == '/'));
+	free(real);
+	if (!inside)
+		return;
+	if (deflt)
+		die_code(EXIT_USAGE, "the default output directory '%s' is inside the kernel tree '%s', which polltax "
+			 "never writes to: pass %s DIR outside the tree", typed, root, opt);
+	die_code(EXIT_USAGE, "%s '%s' is inside the kernel tree '%s', which polltax never writes to: give %s a path "
+		 "outside the tree", opt, typed, root, opt);
+}
+
 int rm_rf(const char *path)
 {
 	const char *argv[] = { "rm", "-rf", "--", path, NULL };

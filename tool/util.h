@@ -103,6 +103,14 @@ char *realpath_or_die(const char *path);
  * trailing slashes go.  NULL stays NULL.
  */
 char *abs_path(const char *path);
+/*
+ * Dies with EXIT_USAGE when PATH (absolute, from abs_path(); it need not
+ * exist) is the kernel tree ROOT (a real path) or lies inside it,
+ * symbolic links followed as far as PATH exists: polltax never writes
+ * into the tree.  TYPED is PATH as given, OPT the option that gave it
+ * ("-o"), DEFLT whether it is that option's default.
+ */
+void refuse_inside_tree(const char *path, const char *typed, const char *opt, bool deflt, const char *root);
 int rm_rf(const char *path);
 const char *cache_root(void);	/* $XDG_CACHE_HOME/polltax or ~/.cache/polltax */
 
