@@ -310,18 +310,22 @@ int cmd_boot_test(int argc, char **argv)
 
 	if (plan)
 		return print_plan(&s, &rep, argv[optind + 1], mutate, out);
-	need_program(go.qemu, "qemu-system-x86");
-	need_program("git", "git");
-	need_program("make", "make");
 	{
 		struct tree t;
 
-		/* nothing is written into the tree: not the outputs, not the scratch worktrees */
+		/*
+		 * the arguments first, then the tools: a wrong tree is said
+		 * before a missing qemu.  Nothing is written into the tree:
+		 * not the outputs, not the scratch worktrees.
+		 */
 		tree_open(&t, argv[optind + 1]);
 		refuse_inside_tree(out, typed_out, "-o", !out_given, t.root);
 		refuse_inside_tree(work, typed_work, "--work", false, t.root);
 		tree_free(&t);
 	}
+	need_program(go.qemu, "qemu-system-x86");
+	need_program("git", "git");
+	need_program("make", "make");
 	work_open(&w, argv[optind + 1], work, jobs, quiet);
 	for (int i = 0; i < NR_KERNELS; i++) {
 		char *list = xasprintf(",%s,", kernels), *name = xasprintf(",%s,", kernel_names[i]);
