@@ -598,4 +598,26 @@ for d in det2 det3 det4; do
 done
 if [ -z "$res" ] && [ -s "$R/det1/polltax.json" ]; then ok; else no "outputs differ:$res"; fi
 
+# --no-cache reads no cache entry, the Coccinelle pass's included: with
+# every one of them emptied (spatch found nothing), it gives det1's bytes
+t "--no-cache reads no cache entry (the Coccinelle cache emptied)"
+n=0
+for f in "$R"/cache-det2/polltax/cocci/*.tsv; do
+	[ -s "$f" ] && n=$((n + 1))
+	: >"$f"
+done
+CACHE=$R/cache-det2
+cd "$R" && run det5 scan -j 1 --no-cache -o det5 "$FIX"
+cd "$here" || exit 1
+CACHE=$R/cache
+if [ "$n" -eq 0 ]; then
+	no "no Coccinelle cache entry with a result in $R/cache-det2"
+elif ! msg=$(same_outputs "$R/det1" "$R/det5"); then
+	no "--no-cache read the emptied Coccinelle cache: $msg"
+elif ! grep -q '^polltax: Coccinelle second opinion on [0-9]* files$' "$R/det5.err"; then
+	no "--no-cache did not run spatch: $(cat "$R/det5.err")"
+else
+	ok
+fi
+
 echo "RESULT $passed $failed"

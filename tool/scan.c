@@ -739,7 +739,7 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	for (size_t i = 0; i < skipped.n; i++)
 		json_array_append_new(skip, jstr(skipped.v[i]));
 	if (!o->no_cocci)
-		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->quiet);
+		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->no_cache, o->quiet);
 	result = classify(t, tus, cocci, failed, notcomp);
 	json_object_set_new(result, "files", json_pack("{s:I, s:I, s:o, s:o, s:o}",
 						       "candidates", (json_int_t)files.n,
