@@ -1011,8 +1011,7 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 	}
 	if (cleanup_at_exit == p) {
 		if (!quiet && isatty(2))
-			fprintf(stderr, "\r\033[Kpolltax: precompiling the headers %zu groups of files share...",
-				p->ng);
+			status_line("polltax: precompiling the headers %zu groups of files share...", p->ng);
 		build_all(p, &hargs, jobs > 0 ? jobs : 1);
 	}
 

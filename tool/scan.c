@@ -371,20 +371,23 @@ static void worker(const struct pool *pl, int fd)
 	_exit(0);
 }
 
+/* The live line, cut to the terminal's width (status_line()): a wrapped one would stay behind. */
 static void progress(const struct scan_opts *o, size_t done, size_t total, double t0, const char *what)
 {
+	struct strbuf sb = STRBUF_INIT;
 	double el, eta;
 
 	if (o->quiet || !isatty(2))
 		return;
 	el = now_seconds() - t0;
 	eta = done ? el / (double)done * (double)(total - done) : 0;
-	fprintf(stderr, "\r\033[Kpolltax: parsing %zu/%zu", done, total);
+	sb_addf(&sb, "polltax: parsing %zu/%zu", done, total);
 	if (done > 2 && done < total)
-		fprintf(stderr, " (ETA %dm%02ds)", (int)eta / 60, (int)eta % 60);
+		sb_addf(&sb, " (ETA %dm%02ds)", (int)eta / 60, (int)eta % 60);
 	if (what)
-		fprintf(stderr, " %s", what);
-	fflush(stderr);
+		sb_addf(&sb, " %s", what);
+	status_line("%s", sb.buf);
+	sb_release(&sb);
 }
 
 struct slot {

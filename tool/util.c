@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -572,6 +573,51 @@ const char *cache_root(void)
 		root = xstrdup("/tmp/polltax-cache");
 	}
 	return root;
+}
+
+int term_columns(void)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS");
+	long n;
+
+	if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (c && (n = strtol(c, NULL, 10)) > 0 && n < 100000)
+		return (int)n;
+	return 80;
+}
+
+void status_line(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	int room = term_columns() - 1, col = 0;
+	size_t cut = 0;
+
+	va_start(ap, fmt);
+	{
+		char *t;
+
+		if (vasprintf(&t, fmt, ap) < 0)
+			t = NULL;
+		sb_adds(&sb, t ? t : "");
+		free(t);
+	}
+	va_end(ap);
+	/* columns are characters: a UTF-8 continuation byte takes none, and a character is never cut */
+	for (cut = 0; cut < sb.len; cut++) {
+		unsigned char ch = (unsigned char)sb.buf[cut];
+
+		if ((ch & 0xc0) == 0x80)
+			continue;
+		if (ch == '\n' || col == room)
+			break;
+		col++;
+	}
+	fprintf(stderr, "\r\033[K%.*s", (int)cut, sb.buf);
+	fflush(stderr);
+	sb_release(&sb);
 }
 
 int online_cpus(void)

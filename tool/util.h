@@ -133,6 +133,16 @@ const char *directive(const char *l, const char *end, size_t *dlen);
 bool is_dir_word(const char *d, size_t n, const char *w);
 const char *skip_blank(const char *p, const char *end);
 bool has_suffix(const char *s, const char *suf);	/* does S end with SUF? */
+/*
+ * The live status line on stderr (a terminal): "\r\033[K" and the text,
+ * cut to one column less than the terminal is wide, so that it never
+ * wraps and the next one overwrites it whole.  The width is asked of the
+ * terminal each time (TIOCGWINSZ: it may have been resized), else taken
+ * from $COLUMNS, else 80.
+ */
+int term_columns(void);
+__attribute__((format(printf, 1, 2)))
+void status_line(const char *fmt, ...);
 int online_cpus(void);
 bool have_program(const char *name);
 double now_seconds(void);
