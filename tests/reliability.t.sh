@@ -582,6 +582,67 @@ else
 fi
 CACHE=$R/cache
 
+# ---- a cache that cannot be written -------------------------------------------------
+# One warning, whatever the number of entries, and the scan goes on: with
+# a temporary cache when the cache cannot be written at all (the same
+# outputs as with a cache), without the entries it cannot write when the
+# disk fills up in the middle (those files are listed as failed).
+
+# cache_case NAME: the run's stderr is one warning (MATCHING $2), its outputs prev's, its temporary cache gone
+cache_case() {
+	if [ "$rc" -ne 0 ]; then
+		no "$1: exit $rc: $(head -n 5 "$R/$1.err")"
+	elif [ "$(wc -l <"$R/$1.err")" -ne 1 ] || ! grep -q "$2" "$R/$1.err"; then
+		no "$1: not one warning: $(head -n 5 "$R/$1.err") ($(wc -l <"$R/$1.err") lines)"
+	elif ! msg=$(same_outputs "$R/prev" "$R/$1-out"); then
+		no "$1: not the outputs of a scan with a cache: $msg"
+	elif [ -n "$(ls -A "$R/tmp-$1")" ]; then
+		no "$1: the temporary cache is left: $(ls "$R/tmp-$1")"
+	else
+		ok
+	fi
+}
+t "cache-unwritable (a file where its facts directory should be)"
+mkdir -p "$R/cache-file/polltax" "$R/tmp-cache-file"
+: >"$R/cache-file/polltax/facts"
+XDG_CACHE_HOME=$R/cache-file TMPDIR=$R/tmp-cache-file "$POLLTAX" scan -q --no-cocci -j 2 -o "$R/cache-file-out" "$FIX" \
+	>/dev/null 2>"$R/cache-file.err"
+rc=$?
+cache_case cache-file "^polltax: warning: the cache '$R/cache-file/polltax' cannot be written (cannot create '$R/cache-file/polltax/facts/sets': Not a directory): this run uses '$R/tmp-cache-file/polltax-cache-[^']*' instead, removed at the end, and reuses nothing\$"
+
+mkdir -p "$R/cache-ro" "$R/tmp-cache-ro"
+if unshare -m true 2>/dev/null; then
+	t "cache-unwritable (a read-only file system)"
+	XDG_CACHE_HOME=$R/cache-ro TMPDIR=$R/tmp-cache-ro unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+		exec "$2" scan -q --no-cocci -j 2 -o "$3" "$4"' sh "$R/cache-ro" "$POLLTAX" "$R/cache-ro-out" "$FIX" \
+		>/dev/null 2>"$R/cache-ro.err"
+	rc=$?
+	cache_case cache-ro "^polltax: warning: the cache '$R/cache-ro/polltax' cannot be written (cannot create '$R/cache-ro/polltax/facts/sets': Read-only file system): this run uses '$R/tmp-cache-ro/polltax-cache-[^']*' instead"
+
+	t "cache-full (the disk fills up during the scan)"
+	mkdir -p "$R/cache-full"
+	XDG_CACHE_HOME=$R/cache-full unshare -m sh -c 'mount -t tmpfs -o size=300k polltax-full "$1" &&
+		exec "$2" scan -q --no-cocci -j 2 -o "$3" "$4"' sh "$R/cache-full" "$POLLTAX" "$R/cache-full-out" "$FIX" \
+		>/dev/null 2>"$R/cache-full.err"
+	rc=$?
+	nf=$(jq '[.files.failed[] | select(.reason == "its facts could not be written to the cache")] | length' \
+		"$R/cache-full-out/polltax.json" 2>/dev/null)
+	if [ "$rc" -ne 0 ]; then
+		no "cache-full: exit $rc: $(head -n 5 "$R/cache-full.err")"
+	elif [ "$(wc -l <"$R/cache-full.err")" -ne 1 ] ||
+		! grep -q "^polltax: warning: the cache cannot be written (.*No space left on device): going on without it" "$R/cache-full.err"; then
+		no "cache-full: not one warning: $(head -n 5 "$R/cache-full.err") ($(wc -l <"$R/cache-full.err") lines)"
+	elif [ "${nf:-0}" -eq 0 ] || ! json_ok "$R/cache-full-out/polltax.json"; then
+		no "cache-full: no file listed as failed for its cache entry ($nf)"
+	else
+		ok
+	fi
+else
+	t "cache-unwritable (a read-only file system)"
+	echo "  (skipped: needs unshare -m)"
+	ok
+fi
+
 # ---- determinism ------------------------------------------------------------------
 
 t "deterministic (-j 1 cold, -j 2 warm, -j 2 cold, --no-cache -j 1)"

@@ -167,8 +167,8 @@ json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool n
 		/* one file per group: a timeout then costs that file only */
 		for (size_t i = 0; i < todo.n; i++)
 			sb_addf(&list, "%s\n\n", todo.v[i]);
-		if (write_file_atomic(groups, list.buf, list.len) < 0) {
-			warning("cannot write '%s': no Coccinelle second opinion", groups);
+		if (cache_write(groups, list.buf, list.len) < 0) {
+			warning("no Coccinelle second opinion: its list of files cannot be written");
 			goto out;
 		}
 		sv_push(&argv, "--file-groups");
@@ -203,7 +203,7 @@ json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool n
 						json_string_value(json_object_get(v, "reason")));
 				}
 				if (rc == 0)
-					write_file_atomic(keys[i], e.buf ? e.buf : "", e.len);
+					cache_write(keys[i], e.buf ? e.buf : "", e.len);
 				sb_release(&e);
 				free(safe);
 			}

@@ -146,20 +146,14 @@ static char *dep_set(const struct strvec *h)
 	dump = json_dumps(st, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(st);
 	if (dump) {
-		char *dir;
-
 		key = xasprintf("%016llx", (unsigned long long)XXH64(dump, strlen(dump), 0));
 		path = set_path(key);
-		dir = xstrdup(path);
-		*strrchr(dir, '/') = '\0';
-		mkdir_p(dir);
-		if (is_file(path) || write_file_atomic(path, dump, strlen(dump)) == 0) {
+		if (is_file(path) || cache_write(path, dump, strlen(dump)) == 0) {
 			json_object_set_new(sets_written, addr, json_string(key));
 		} else {
 			free(key);
 			key = NULL;
 		}
-		free(dir);
 		free(path);
 		free(dump);
 	}
@@ -241,7 +235,7 @@ static int parse_only_unit(const struct pool *pl, size_t i, const struct strvec 
 static int parse_unit(const struct pool *pl, size_t i)
 {
 	const struct unit *u = &pl->u[i];
-	char *err = NULL, *dump, *dir;
+	char *err = NULL, *dump;
 	json_t *facts = NULL, *entry;
 	const struct strvec *args = &u->args;
 	struct strvec pargs = STRVEC_INIT;
@@ -308,13 +302,9 @@ static int parse_unit(const struct pool *pl, size_t i)
 		json_object_del(json_object_get(entry, "facts"), "deps");
 		json_decref(facts);
 	}
-	dir = xstrdup(u->cache);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
 	dump = json_dumps(entry, JSON_COMPACT | JSON_SORT_KEYS);
-	rc = dump && write_file_atomic(u->cache, dump, strlen(dump)) == 0 ? 0 : 3;
+	rc = dump && cache_write(u->cache, dump, strlen(dump)) == 0 ? 0 : 3;
 	free(dump);
-	free(dir);
 	free(err);
 	sv_clear(&pargs);
 	json_decref(entry);
@@ -545,7 +535,9 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 				sl[s].busy = false;
 				how = (enum how)(rc >> HOW_SHIFT & 3);
 				rc &= (1 << HOW_SHIFT) - 1;
-				if (rc != 0)
+				if (rc == 3 && !pl->parse_only)	/* parse_unit(): the entry the parent reads */
+					x->failure = xstrdup("its facts could not be written to the cache");
+				else if (rc != 0)
 					x->failure = xasprintf("worker failed (exit %d)", (int)rc);
 				if (retired)
 					slot_stop(sl, s);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -360,17 +361,21 @@ int read_file_max(const char *path, char **out, size_t *len, size_t max)
 	return 0;
 }
 
-/* Write to PATH.tmp.PID, fsync, rename: readers see the old or the new file, never half. */
-int write_file_atomic(const char *path, const char *data, size_t len)
+/*
+ * Write to PATH.tmp.PID, fsync, rename: readers see the old or the new
+ * file, never half.  -1 with errno on failure; *WHY (when not NULL) gets
+ * the message, else it is printed with error().
+ */
+static int write_atomic(const char *path, const char *data, size_t len, char **why)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid()), *msg = NULL;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), err;
 	size_t off = 0;
 
 	if (fd < 0) {
-		error("cannot create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
+		err = errno;
+		msg = xasprintf("cannot create '%s': %s", tmp, strerror(err));
+		goto fail;
 	}
 	while (off < len) {
 		ssize_t n = write(fd, data + off, len - off);
@@ -378,28 +383,43 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			error("cannot write '%s': %s", tmp, strerror(errno));
+			err = errno;
+			msg = xasprintf("cannot write '%s': %s", tmp, strerror(err));
 			close(fd);
 			unlink(tmp);
-			free(tmp);
-			return -1;
+			goto fail;
 		}
 		off += (size_t)n;
 	}
 	if (fsync(fd) < 0 || close(fd) < 0) {
-		error("cannot write '%s': %s", tmp, strerror(errno));
+		err = errno;
+		msg = xasprintf("cannot write '%s': %s", tmp, strerror(err));
 		unlink(tmp);
-		free(tmp);
-		return -1;
+		goto fail;
 	}
 	if (rename(tmp, path) < 0) {
-		error("cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+		err = errno;
+		msg = xasprintf("cannot rename '%s' to '%s': %s", tmp, path, strerror(err));
 		unlink(tmp);
-		free(tmp);
-		return -1;
+		goto fail;
 	}
 	free(tmp);
 	return 0;
+fail:
+	if (why)
+		*why = msg;
+	else
+		error("%s", msg);
+	if (why == NULL)
+		free(msg);
+	free(tmp);
+	errno = err;
+	return -1;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	return write_atomic(path, data, len, NULL);
 }
 
 int mkdir_p(const char *path)
@@ -551,10 +571,48 @@ int rm_rf(const char *path)
 	return run_cmd(argv, NULL, NULL, false) == 0 ? 0 : -1;
 }
 
+/* Set once, before the scan forks its workers: shared by them, so that a run warns once. */
+static int *cache_warned;
+static char *cache_tmp;		/* the temporary cache of this run, if any */
+static pid_t cache_tmp_owner;
+
+static void cache_tmp_remove(void)
+{
+	if (cache_tmp && getpid() == cache_tmp_owner)
+		rm_rf(cache_tmp);
+}
+
+/* Can the directories a scan writes under ROOT be written?  NULL, or why not. */
+static char *cache_unwritable(const char *root)
+{
+	static const char *const dirs[] = { "facts/sets", "pch", "prefilter", "cocci", "tmp", NULL };
+
+	for (int i = 0; dirs[i]; i++) {
+		char *d = path_join(root, dirs[i]), *probe = xasprintf("%s/.probe.%d", d, (int)getpid());
+		char *why = NULL;
+		int fd;
+
+		if (mkdir_p(d) < 0)
+			why = xasprintf("cannot create '%s': %s", d, strerror(errno));
+		else if ((fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
+			why = xasprintf("cannot write in '%s': %s", d, strerror(errno));
+		else {
+			close(fd);
+			unlink(probe);
+		}
+		free(probe);
+		free(d);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
 const char *cache_root(void)
 {
 	static char *root;
 	const char *x;
+	char *why;
 
 	if (root)
 		return root;
@@ -572,7 +630,50 @@ const char *cache_root(void)
 	} else {
 		root = xstrdup("/tmp/polltax-cache");
 	}
+	cache_warned = mmap(NULL, sizeof(*cache_warned), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (cache_warned == MAP_FAILED)
+		cache_warned = NULL;
+	why = cache_unwritable(root);
+	if (why) {
+		const char *t = getenv("TMPDIR");
+		char *tmpl = xasprintf("%s/polltax-cache-XXXXXX", t && *t == '/' ? t : "/tmp");
+
+		if (!mkdtemp(tmpl))
+			die("the cache '%s' cannot be written (%s), nor a temporary one made ('%s'): %s", root, why,
+			    tmpl, strerror(errno));
+		warning("the cache '%s' cannot be written (%s): this run uses '%s' instead, removed at the "
+			"end, and reuses nothing", root, why, tmpl);
+		if (cache_warned)
+			*cache_warned = 1;	/* one warning is enough */
+		cache_tmp = tmpl;
+		cache_tmp_owner = getpid();
+		atexit(cache_tmp_remove);
+		free(root);
+		root = xstrdup(tmpl);
+		free(why);
+	}
 	return root;
+}
+
+int cache_write(const char *path, const char *data, size_t len)
+{
+	char *dir = xstrdup(path), *why = NULL, *sl = strrchr(dir, '/');
+	int rc;
+
+	if (sl)
+		*sl = '\0';
+	if (sl && mkdir_p(dir) < 0) {
+		why = xasprintf("cannot create '%s': %s", dir, strerror(errno));
+		rc = -1;
+	} else {
+		rc = write_atomic(path, data, len, &why);
+	}
+	if (rc < 0 && (!cache_warned || !__atomic_exchange_n(cache_warned, 1, __ATOMIC_SEQ_CST)))
+		warning("the cache cannot be written (%s): going on without it; files whose facts could not be "
+			"stored are listed as failed", why);
+	free(why);
+	free(dir);
+	return rc;
 }
 
 int term_columns(void)

@@ -112,7 +112,21 @@ char *abs_path(const char *path);
  */
 void refuse_inside_tree(const char *path, const char *typed, const char *opt, bool deflt, const char *root);
 int rm_rf(const char *path);
-const char *cache_root(void);	/* $XDG_CACHE_HOME/polltax or ~/.cache/polltax */
+/*
+ * The cache: $XDG_CACHE_HOME/polltax or ~/.cache/polltax.  The first call
+ * checks that the directories a scan writes there can be written; when
+ * they cannot (a read-only file system, a file where a directory should
+ * be), it warns once and this run uses a temporary directory instead,
+ * removed when it exits: the scan goes on, and reuses nothing.
+ */
+const char *cache_root(void);
+/*
+ * Write the cache entry PATH (its directory made if need be) under a
+ * temporary name, then rename it.  On failure (a full disk) it warns once
+ * per run, in whichever process meets it first (workers included), and
+ * returns -1: a cache that cannot be written costs time, not the scan.
+ */
+int cache_write(const char *path, const char *data, size_t len);
 
 /*
  * A file libclang reads from memory instead of from disk (an unsaved file
