@@ -680,6 +680,7 @@ int cmd_series(int argc, char **argv)
 	json_object_set(info, "converted", converted);
 	json_object_set(info, "refused", refused);
 	json_object_set_new(info, "command", json_string(cmdline));
+	json_object_set_new(info, "max_patches", json_integer(o.max));
 	json_object_set_new(info, "infra", infra ? json_string(strrchr(infra, '/') + 1) : json_null());
 	{
 		char *ms = measurements(infra);
