@@ -181,6 +181,42 @@ static bool our_member(const char *l, const struct strvec *names)
 	return false;
 }
 
+/* Column of the value of an initializer line "\t.name<ws>=<ws>value", -1 otherwise. */
+static int init_val_col(const char *l)
+{
+	const char *eq;
+
+	if (init_eq_col(l, NULL) == -1)
+		return -1;
+	eq = strchr(l, '=') + 1;
+	return col_of(l, (size_t)(eq + strspn(eq, " \t") - l));
+}
+
+/*
+ * The column the members around line I (not ours) align their values to,
+ * when they write ".name =" and pad after the '=' instead (".owner =
+ * THIS_MODULE" beside ".fasync =\thidraw_fasync": drivers/hid/hidraw.c):
+ * two of them with '=' in different columns and their values in the same
+ * one.  -1 when they do not.
+ */
+static int value_col(char **v, size_t n, const bool *ours, size_t i)
+{
+	int eq[8], val[8], m = 0;
+	bool tabs;
+
+	for (size_t k = i > 4 ? i - 4 : 0; k < n && k <= i + 4 && m < 8; k++) {
+		if (k == i || ours[k] || init_eq_col(v[k], &tabs) != -2)
+			continue;
+		eq[m] = col_of(v[k], (size_t)(strchr(v[k], '=') - v[k]));
+		val[m++] = init_val_col(v[k]);
+	}
+	for (int a = 0; a < m; a++)
+		for (int b = a + 1; b < m; b++)
+			if (val[a] == val[b] && eq[a] != eq[b])
+				return val[a];
+	return -1;
+}
+
 /* Re-align ".member<ws>= NAME" (a member polltax wrote, NAME in NAMES) with the neighbouring members. */
 static char *realign(const char *text, const struct strvec *names)
 {
@@ -214,6 +250,30 @@ static char *realign(const char *text, const struct strvec *names)
 		rest = strchr(p, '=');
 		sb_add(&sb, l, (size_t)(p - l));
 		sb_add(&sb, member, ml);
+		if (target == -2 && (target = value_col(v, n, ours, i)) >= 0) {
+			/* ".member = " and the value at the neighbours' column, padded as the line was */
+			const char *val = rest + 1 + strspn(rest + 1, " \t");
+			bool pad_tabs = memchr(rest + 1, '\t', (size_t)(val - rest - 1)) != NULL;
+			int col;
+
+			sb_adds(&sb, " =");
+			col = col_of(sb.buf, sb.len);
+			if (col + 1 > target) {
+				sb_addc(&sb, ' ');
+			} else if (pad_tabs && (target % 8 == 0)) {
+				while (col < target) {
+					sb_addc(&sb, '\t');
+					col = (col / 8 + 1) * 8;
+				}
+			} else {
+				while (col++ < target)
+					sb_addc(&sb, ' ');
+			}
+			sb_adds(&sb, val);
+			free(v[i]);
+			v[i] = sb_detach(&sb);
+			continue;
+		}
 		{
 			int col = col_of(sb.buf, sb.len);
 
