@@ -146,20 +146,14 @@ static char *dep_set(const struct strvec *h)
 	dump = json_dumps(st, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(st);
 	if (dump) {
-		char *dir;
-
 		key = xasprintf("%016llx", (unsigned long long)XXH64(dump, strlen(dump), 0));
 		path = set_path(key);
-		dir = xstrdup(path);
-		*strrchr(dir, '/') = '\0';
-		mkdir_p(dir);
-		if (is_file(path) || write_file_atomic(path, dump, strlen(dump)) == 0) {
+		if (is_file(path) || cache_write(path, dump, strlen(dump)) == 0) {
 			json_object_set_new(sets_written, addr, json_string(key));
 		} else {
 			free(key);
 			key = NULL;
 		}
-		free(dir);
 		free(path);
 		free(dump);
 	}
@@ -241,7 +235,7 @@ static int parse_only_unit(const struct pool *pl, size_t i, const struct strvec 
 static int parse_unit(const struct pool *pl, size_t i)
 {
 	const struct unit *u = &pl->u[i];
-	char *err = NULL, *dump, *dir;
+	char *err = NULL, *dump;
 	json_t *facts = NULL, *entry;
 	const struct strvec *args = &u->args;
 	struct strvec pargs = STRVEC_INIT;
@@ -308,13 +302,9 @@ static int parse_unit(const struct pool *pl, size_t i)
 		json_object_del(json_object_get(entry, "facts"), "deps");
 		json_decref(facts);
 	}
-	dir = xstrdup(u->cache);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
 	dump = json_dumps(entry, JSON_COMPACT | JSON_SORT_KEYS);
-	rc = dump && write_file_atomic(u->cache, dump, strlen(dump)) == 0 ? 0 : 3;
+	rc = dump && cache_write(u->cache, dump, strlen(dump)) == 0 ? 0 : 3;
 	free(dump);
-	free(dir);
 	free(err);
 	sv_clear(&pargs);
 	json_decref(entry);
@@ -371,20 +361,23 @@ static void worker(const struct pool *pl, int fd)
 	_exit(0);
 }
 
+/* The live line, cut to the terminal's width (status_line()): a wrapped one would stay behind. */
 static void progress(const struct scan_opts *o, size_t done, size_t total, double t0, const char *what)
 {
+	struct strbuf sb = STRBUF_INIT;
 	double el, eta;
 
 	if (o->quiet || !isatty(2))
 		return;
 	el = now_seconds() - t0;
 	eta = done ? el / (double)done * (double)(total - done) : 0;
-	fprintf(stderr, "\r\033[Kpolltax: parsing %zu/%zu", done, total);
+	sb_addf(&sb, "polltax: parsing %zu/%zu", done, total);
 	if (done > 2 && done < total)
-		fprintf(stderr, " (ETA %dm%02ds)", (int)eta / 60, (int)eta % 60);
+		sb_addf(&sb, " (ETA %dm%02ds)", (int)eta / 60, (int)eta % 60);
 	if (what)
-		fprintf(stderr, " %s", what);
-	fflush(stderr);
+		sb_addf(&sb, " %s", what);
+	status_line("%s", sb.buf);
+	sb_release(&sb);
 }
 
 struct slot {
@@ -542,7 +535,9 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 				sl[s].busy = false;
 				how = (enum how)(rc >> HOW_SHIFT & 3);
 				rc &= (1 << HOW_SHIFT) - 1;
-				if (rc != 0)
+				if (rc == 3 && !pl->parse_only)	/* parse_unit(): the entry the parent reads */
+					x->failure = xstrdup("its facts could not be written to the cache");
+				else if (rc != 0)
 					x->failure = xasprintf("worker failed (exit %d)", (int)rc);
 				if (retired)
 					slot_stop(sl, s);
@@ -874,7 +869,7 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	for (size_t i = 0; i < skipped.n; i++)
 		json_array_append_new(skip, jstr(skipped.v[i]));
 	if (!o->no_cocci)
-		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->quiet);
+		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->no_cache, o->quiet);
 	result = classify(t, tus, cocci, failed, notcomp);
 	json_object_set_new(result, "files", json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}",
 						       "candidates", (json_int_t)files.n,
