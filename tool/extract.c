@@ -1133,8 +1133,10 @@ static void handle_call(struct ectx *x, CXCursor call, int cond, const char *ass
 			if (clang_getCursorKind(a) != CXCursor_DeclRefExpr)
 				continue;
 			r = clang_getCursorReferenced(a);
+			/* (dev_err(dev, "%p", file): a variadic argument is only printed) */
 			if (clang_getCursorKind(r) == CXCursor_ParmDecl &&
-			    is_struct_file_ptr(clang_getCursorType(r))) {
+			    is_struct_file_ptr(clang_getCursorType(r)) &&
+			    i < clang_Cursor_getNumArguments(callee)) {
 				json_array_append_new(x->fs->file_calls, json_string(name));
 				break;
 			}

@@ -36,7 +36,7 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "16"
+#define FACTS_VERSION "17"
 
 
 struct unit {
