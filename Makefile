@@ -38,6 +38,9 @@ OBJS := \
 	$(BUILD)/obj/prefilter.o \
 	$(BUILD)/obj/extract.o \
 	$(BUILD)/obj/classify.o \
+	$(BUILD)/obj/census.o \
+	$(BUILD)/obj/census_report.o \
+	$(BUILD)/obj/unity.o \
 	$(BUILD)/obj/cocci.o \
 	$(BUILD)/obj/output.o \
 	$(BUILD)/obj/history.o \

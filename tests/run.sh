@@ -11,6 +11,12 @@
 #   check-heads: FUNCTION H [;; H]    the heads as written (spaces ignored)
 #   check-convertible: FUNCTION V     yes | needs-open | review | no | excluded | converted
 #   check-creation: FUNCTION KIND:FN  a creation site that must be found
+#   check-parsed-through: INCLUDER    the file is compiled only by being
+#                                     #included: polltax.json says it was
+#                                     parsed through INCLUDER
+#   check-parse-error: TEXT           the file does not compile (code for
+#                                     another kernel): polltax.json lists it
+#                                     in files.failed, the reason has TEXT
 #   check-known-to-fail               the case is expected to fail (it is an
 #                                     error when it passes)
 # The fixture tree is scanned once; each file is one TEST line.  Then the
@@ -89,6 +95,24 @@ check_file() {
 			if (tag == "check-creation" && index(nospace(sites[fn]), nospace(val)) == 0)
 				print fn ": creation site " val " not in \"" sites[fn] "\""
 		}' "$f")
+	# what polltax.json "files" says of the file itself
+	want=$(sed -n 's/^[ */]*check-parsed-through:[ ]*//p' "$f" | head -n 1)
+	if [ -n "$want" ]; then
+		got=$(jq -r --arg f "$rel" '.files.through_includer[]? | select(.file == $f) | .includer' \
+			"$WORK/fixture/polltax.json")
+		[ "$got" = "$want" ] || errs="${errs:+$errs
+}parsed through '$got', expected $want ($(jq -r --arg f "$rel" \
+			'.files.failed[]? | select(.file == $f) | .reason' "$WORK/fixture/polltax.json"))"
+	fi
+	want=$(sed -n 's/^[ */]*check-parse-error:[ ]*//p' "$f" | head -n 1)
+	if [ -n "$want" ]; then
+		got=$(jq -r --arg f "$rel" '.files.failed[]? | select(.file == $f) | .reason' "$WORK/fixture/polltax.json")
+		case $got in
+		*"$want"*) ;;
+		*) errs="${errs:+$errs
+}not in files.failed with '$want' (reason '$got')" ;;
+		esac
+	fi
 	if [ -n "$errs" ] && [ "$known" -eq 0 ]; then
 		fail "$rel"
 		printf '%s\n' "$errs" | sed 's/^/    /'

@@ -113,11 +113,20 @@ static void index_facts(struct cx *c, json_t *tus)
 			json_array_append_new(c->assigns, o);
 		}
 		json_array_foreach(json_object_get(tu, "refs"), j, v) {
-			json_t *o = json_deep_copy(v);
+			json_t *o = json_deep_copy(v), *uf;
 			char *key = xasprintf("%s\t%s", file, str(v, "var"));
+			size_t m;
 
 			json_object_set_new(o, "file", json_string(file));
 			json_array_append(push(c->refs, key), o);
+			/* a unity build: a static of the other .c files of the unit (unity.c) */
+			json_array_foreach(json_object_get(tu, "unit"), m, uf) {
+				char *uk = xasprintf("%s\t%s", json_string_value(uf), str(v, "var"));
+
+				if (strcmp(json_string_value(uf), file))
+					json_array_append(push(c->refs, uk), o);
+				free(uk);
+			}
 			json_array_append_new(push(c->refs, str(v, "var")), o);
 			free(key);
 		}
@@ -819,6 +828,36 @@ static void collect_not_poll(struct cx *c, struct impls *im)
 			json_array_append(p->ops, o);
 			free(key);
 		}
+	}
+	/* ... and a function given to such a member at run time (psmouse->poll = alps_poll) */
+	json_array_foreach(c->assigns, i, o) {
+		char *lk, *key;
+		const char *file, *lkey, *k = NULL;
+		json_t *lv, *m, *fn;
+		struct impl *p;
+
+		if (strcmp(str(o, "member"), "poll") || json_is_true(json_object_get(o, "grouped")))
+			continue;
+		lk = xasprintf("%s.poll", str(o, "type"));
+		lv = json_object_get(c->layers, lk);
+		if (lv && !json_is_true(json_object_get(lv, "not_poll"))) {
+			free(lk);	/* a layer: discover_layers() has it */
+			continue;
+		}
+		if (!lv)
+			json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", str(o, "type"),
+								      "member", "poll", "not_poll", 1, "done", 1));
+		lkey = json_object_iter_key(json_object_iter_at(c->layers, lk));
+		m = json_pack("{s:s, s:s, s:O}", "function", str(o, "function"), "file", str(o, "function_file"),
+			      "static", json_object_get(o, "static"));
+		fn_key_of(m, str(o, "file"), &key, &file);
+		fn = lookup_fn(c, str(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
+		p = impl_get(im, key, str(m, "function"), fn ? str(fn, "file") : file, lkey, false);
+		p->fn = fn;
+		json_array_append(p->ops, o);
+		json_decref(m);
+		free(key);
+		free(lk);
 	}
 }
 
@@ -1675,6 +1714,29 @@ done:
 	sb_release(&v.reason);
 }
 
+/*
+ * The layer of an ops struct of TYPE that the Coccinelle pass names (it
+ * does not say which member): TYPE.poll, or the layer whose member TYPE
+ * has under another name (proc_ops.proc_poll), allocated.
+ */
+static char *cocci_layer(struct cx *c, const char *type)
+{
+	char *lk = xasprintf("%s.poll", type);
+	const char *k, *best = NULL;
+	json_t *lv;
+
+	if (json_object_get(c->layers, lk))
+		return lk;
+	json_object_foreach(c->layers, k, lv)
+		if (!strcmp(str(lv, "type"), type) && (!best || strcmp(k, best) < 0))
+			best = k;
+	if (best) {
+		free(lk);
+		lk = xstrdup(best);
+	}
+	return lk;
+}
+
 static int cmp_impl(const void *a, const void *b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
@@ -1763,7 +1825,7 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 				nc |= !strcmp(str(f, "file"), str(x, "file"));
 			if (!nc)
 				continue;
-			lk = xasprintf("%s.%s", str(x, "ops_type"), "poll");
+			lk = cocci_layer(&c, str(x, "ops_type"));
 			lay = json_object_get(c.layers, lk);
 			if (!lay && strcmp(str(x, "ops_type"), "file_operations")) {
 				free(lk);

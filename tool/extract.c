@@ -83,6 +83,8 @@ struct ectx {
 	int depth;
 	CXCursor guard;		/* the value an enclosing "if (!E)" tests, or a null cursor */
 	const char *cur_fn;	/* name of the function being walked, for records */
+	const CXFile *unit_files;	/* a unity build: every .c file of the unit (unity.c) */
+	unsigned n_unit_files;
 };
 
 /* ---- small libclang wrappers ------------------------------------------------ */
@@ -192,6 +194,15 @@ static bool in_main(struct ectx *x, CXCursor c)
 	struct loc l = cursor_loc(c);
 
 	return l.file && clang_File_isEqual(l.file, x->mainfile);
+}
+
+/* Is F another .c file of a unity build's unit (extract_unit()) than the one recorded? */
+static bool other_unit_file(struct ectx *x, CXFile f)
+{
+	for (unsigned i = 0; f && i < x->n_unit_files; i++)
+		if (clang_File_isEqual(f, x->unit_files[i]) && !clang_File_isEqual(f, x->mainfile))
+			return true;
+	return false;
 }
 
 /* The source text of C as written (macro invocations unexpanded), whitespace folded. */
@@ -1833,7 +1844,8 @@ static void summarize(struct ectx *x, CXCursor fn)
 	int n = clang_Cursor_getNumArguments(fn), filep = -1;
 	bool in_main_file = clang_File_isEqual(cursor_loc(fn).file, x->mainfile);
 
-	if (json_object_get(x->fn_done, key)) {
+	/* a unity build: a function of another .c file of the unit is in that file's facts */
+	if (json_object_get(x->fn_done, key) || (!in_main_file && other_unit_file(x, cursor_loc(fn).file))) {
 		json_decref(name);
 		json_decref(params);
 		free(key);
@@ -2263,27 +2275,24 @@ int parse_tu_only(const char *root, const char *relp, const char *const *args, i
 	return rc;
 }
 
-json_t *extract_tu(const char *root, const char *relp, const char *const *args, int nargs, char **err)
+/*
+ * The facts of file RELP (ABS) of translation unit TU; NULL with *err set
+ * when they cannot be encoded.  UNIT: the .c files of a unity build, each
+ * recorded on its own (extract_unit()), or NULL.
+ */
+static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp, const char *abs,
+			const CXFile *unit, unsigned nunit, char **err)
 {
 	struct ectx x;
-	CXIndex idx;
-	CXTranslationUnit tu;
-	char *abs = path_join(root, relp);
-	enum CXErrorCode e;
 	json_t *out, *deps, *deplist;
 	unsigned nd;
 	const char *k;
 	json_t *v;
 	char *saferel;
 
-	e = parse_file(abs, args, nargs, &idx, &tu);
-	if (e != CXError_Success || !tu) {
-		*err = xasprintf("%s", cx_error_name(e));
-		free(abs);
-		clang_disposeIndex(idx);
-		return NULL;
-	}
 	memset(&x, 0, sizeof(x));
+	x.unit_files = unit;
+	x.n_unit_files = nunit;
 	x.guard = clang_getNullCursor();
 	x.tu = tu;
 	x.root = root;
@@ -2348,6 +2357,14 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 	if (out) {
 		json_object_set_new(out, "field_sets", x.field_sets);
 		json_object_set_new(out, "returns", x.returns);
+		if (x.n_unit_files) {
+			/* a unity build: the .c files of the unit, which see each other's statics */
+			json_t *uf = json_array();
+
+			for (unsigned i = 0; i < x.n_unit_files; i++)
+				json_array_append_new(uf, json_string(relpath(&x, x.unit_files[i])));
+			json_object_set_new(out, "unit", uf);
+		}
 		strip_counters(out);
 	} else {	/* a string jansson refused: say so rather than lose the file */
 		json_decref(x.field_sets);
@@ -2359,6 +2376,64 @@ json_t *extract_tu(const char *root, const char *relp, const char *const *args, 
 	json_decref(x.relcache);
 	json_decref(x.memo);
 	free(x.memo_v);
+	return out;
+}
+
+json_t *extract_tu(const char *root, const char *relp, const char *const *args, int nargs, char **err)
+{
+	return extract_unit(root, relp, args, nargs, NULL, err);
+}
+
+json_t *extract_unit(const char *root, const char *relp, const char *const *args, int nargs,
+		     const struct strvec *also, char **err)
+{
+	CXIndex idx;
+	CXTranslationUnit tu;
+	char *abs = path_join(root, relp);
+	size_t nalso = also ? also->n : 0;
+	CXFile *unit = xcalloc(nalso + 1, sizeof(*unit));
+	unsigned nunit = 0;
+	enum CXErrorCode e;
+	json_t *out;
+
+	e = parse_file(abs, args, nargs, &idx, &tu);
+	if (e != CXError_Success || !tu) {
+		*err = xasprintf("%s", cx_error_name(e));
+		free(abs);
+		free(unit);
+		clang_disposeIndex(idx);
+		return NULL;
+	}
+	unit[nunit++] = clang_getFile(tu, abs);
+	for (size_t i = 0; i < nalso; i++) {
+		char *a = path_join(root, also->v[i]);
+		CXFile f = clang_getFile(tu, a);
+
+		/* (not read by this parse: its #include is compiled out) */
+		if (f)
+			unit[nunit++] = f;
+		free(a);
+	}
+	out = facts_of(tu, root, relp, abs, nalso ? unit : NULL, nalso ? nunit : 0, err);
+	if (out && nalso) {
+		json_t *inc = json_array();
+
+		for (size_t i = 0; i < nalso; i++) {
+			char *a = path_join(root, also->v[i]);
+			json_t *f = clang_getFile(tu, a) ? facts_of(tu, root, also->v[i], a, unit, nunit, err) : NULL;
+
+			if (f) {
+				json_object_del(f, "deps");	/* the unit's, in its includer's facts */
+				json_array_append_new(inc, f);
+			} else {
+				free(*err);	/* (scan.c says the file was not covered) */
+				*err = NULL;
+			}
+			free(a);
+		}
+		json_object_set_new(out, "included", inc);
+	}
+	free(unit);
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(idx);
 	free(abs);

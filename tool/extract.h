@@ -24,6 +24,16 @@ json_t *extract_tu(const char *root, const char *relpath,
 		   const char *const *args, int nargs, char **err);
 
 /*
+ * The same for a unity build: RELPATH #includes the .c files ALSO
+ * (relative to ROOT, NULL for none), and the one parse records the facts
+ * of each of them too, as if it had been parsed alone, in the "included"
+ * array of the returned object (a file the parse did not read has none).
+ */
+struct strvec;
+json_t *extract_unit(const char *root, const char *relpath, const char *const *args, int nargs,
+		     const struct strvec *also, char **err);
+
+/*
  * The same parse and nothing else (the parse floor of 'make bench'): 0 when
  * libclang made a translation unit; *ERRORS: it reported an error (what
  * makes the scan parse again without a precompiled header).

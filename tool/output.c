@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "output.h"
+#include "census.h"
 #include "util.h"
 
 #include <errno.h>
@@ -187,6 +188,7 @@ char *summary_markdown(json_t *result)
 			json_is_true(json_object_get(l, "busy_poll")) ? " (busy-poll)" : "", str(l, "found_via"));
 	sb_addf(&sb, "\n%lld implementations where the Coccinelle pass disagrees (see polltax.json "
 		     "\"disagreements\").\n", geti(counts, "disagreements"));
+	census_markdown(&sb, result);
 	json_decref(subs);
 	return sb_detach(&sb);
 }

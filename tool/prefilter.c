@@ -436,9 +436,88 @@ struct cscan {
 	const struct strvec *files, *macros;
 	int *hit;		/* per file: -2 answered by the cache, -1 to read; then 0 or 1 */
 	char **why;		/* per file read: why it could not be, or NULL */
+	struct strvec *incs;	/* per file read: the .c files of the tree it #includes */
 	char *part;		/* common_part() of the macros */
 	bool poll_first;	/* every needle and member contains "poll" */
 };
+
+/* The array at KEY of OBJ, made empty if there is none. */
+static json_t *list_of(json_t *obj, const char *key)
+{
+	json_t *a = json_object_get(obj, key);
+
+	if (!a) {
+		a = json_array();
+		json_object_set_new(obj, key, a);
+	}
+	return a;
+}
+
+/*
+ * "DIR/NAME" with its "." and ".." resolved (allocated), or NULL when it
+ * leaves the tree.
+ */
+static char *resolve_rel(const char *dir, const char *name)
+{
+	char *p = dir[0] ? xasprintf("%s/%s", dir, name) : xstrdup(name), *out = xcalloc(strlen(p) + 1, 1);
+	size_t n = 0;
+
+	for (char *c = p, *next; c; c = next) {
+		next = strchr(c, '/');
+		if (next)
+			*next++ = '\0';
+		if (!*c || !strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			if (!n) {
+				free(p);
+				free(out);
+				return NULL;
+			}
+			while (n && out[n - 1] != '/')
+				n--;
+			n = n ? n - 1 : 0;
+			out[n] = '\0';
+			continue;
+		}
+		n += (size_t)sprintf(out + n, "%s%s", n ? "/" : "", c);
+	}
+	free(p);
+	return out;
+}
+
+/*
+ * The .c files that REL's text (BUF, LEN) #includes with quotes (a unity
+ * build: "#include \"psi.c\""), relative to the tree, in its order.
+ * Whether they are files of the tree is the caller's to check.
+ */
+static void c_includes(const char *rel, const char *buf, size_t len, struct strvec *out)
+{
+	const char *end = buf + len, *slash = strrchr(rel, '/');
+	char *dir = slash ? xstrndup(rel, (size_t)(slash - rel)) : xstrdup("");
+
+	for (const char *q = memmem(buf, len, ".c\"", 3); q; q = memmem(q + 1, (size_t)(end - q - 1), ".c\"", 3)) {
+		const char *bol = q, *d, *open;
+		size_t dl;
+
+		while (bol > buf && bol[-1] != '\n')
+			bol--;
+		d = directive(bol, q, &dl);
+		if (!d || !is_dir_word(d, dl, "include"))
+			continue;
+		open = skip_blank(d + dl, q);
+		if (open < q && *open == '"' && !memchr(open + 1, '"', (size_t)(q - open - 1))) {
+			char *name = xstrndup(open + 1, (size_t)(q + 2 - open - 1));
+			char *r = resolve_rel(dir, name);
+
+			if (r && !sv_contains(out, r))
+				sv_push(out, r);
+			free(r);
+			free(name);
+		}
+	}
+	free(dir);
+}
 
 /* Can .c file I hold a poll implementation (it is read)? */
 static void scan_c_file(size_t i, void *arg)
@@ -452,6 +531,7 @@ static void scan_c_file(size_t i, void *arg)
 		return;
 	if (read_small(cs->root, cs->files->v[i], &buf, &cs->why[i])) {
 		len = strlen(buf);	/* (the text ends at a NUL byte, as strstr() sees it) */
+		c_includes(cs->files->v[i], buf, len, &cs->incs[i]);
 		if (!cs->poll_first || strstr(buf, "poll")) {
 			for (int k = 0; needles[k] && !hit; k++)
 				hit = strstr(buf, needles[k]) != NULL;
@@ -471,11 +551,11 @@ static void scan_c_file(size_t i, void *arg)
  */
 void prefilter(const char *root, struct strvec *files, struct strvec *skipped)
 {
-	prefilter_all(root, files, skipped, NULL, NULL);
+	prefilter_all(root, files, skipped, NULL, NULL, NULL);
 }
 
 void prefilter_all(const char *root, struct strvec *files, struct strvec *skipped, struct strvec *all,
-		   json_t **stats)
+		   json_t **stats, json_t **included_by)
 {
 	struct walkctx w = { root, STRVEC_INIT, STRVEC_INIT, skipped, json_object() };
 	struct strvec macros = STRVEC_INIT;
@@ -514,22 +594,28 @@ void prefilter_all(const char *root, struct strvec *files, struct strvec *skippe
 	{
 		/* the files the cache does not answer for are read in parallel */
 		struct cscan cs = { root, &w.c_files, &macros, xcalloc(w.c_files.n ? w.c_files.n : 1, sizeof(int)),
-				    xcalloc(w.c_files.n ? w.c_files.n : 1, sizeof(char *)), common_part(&macros, 0),
+				    xcalloc(w.c_files.n ? w.c_files.n : 1, sizeof(char *)),
+				    xcalloc(w.c_files.n ? w.c_files.n : 1, sizeof(struct strvec)),
+				    common_part(&macros, 0),
 				    all_contain(needles, "poll") && all_contain(members, "poll") };
+		json_t *inc_by = json_object();
 
 		for (i = 0; i < w.c_files.n; i++) {
 			const char *rel = w.c_files.v[i];
 			const char *st = json_string_value(json_object_get(w.stats, rel));
 			json_t *old = json_object_get(cfiles, rel);
 
-			cs.hit[i] = old && !strcmp(json_string_value(json_array_get(old, 0)) ?: "", st ? st : "")
+			/* (an entry from before the includes were remembered is read again) */
+			cs.hit[i] = old && json_array_size(old) >= 4 &&
+				    !strcmp(json_string_value(json_array_get(old, 0)) ?: "", st ? st : "")
 				    ? -2 : -1;	/* -2: the cache's answer; -1: to read */
 		}
 		parallel_for(w.c_files.n, scan_c_file, &cs);
 		for (i = 0; i < w.c_files.n; i++) {
 			const char *rel = w.c_files.v[i];
 			const char *st = json_string_value(json_object_get(w.stats, rel));
-			json_t *old = json_object_get(cfiles, rel);
+			json_t *old = json_object_get(cfiles, rel), *incs, *inc;
+			size_t k;
 			bool hit;
 
 			if (cs.hit[i] == -2) {
@@ -537,20 +623,37 @@ void prefilter_all(const char *root, struct strvec *files, struct strvec *skippe
 				if (json_string_length(json_array_get(old, 2)))
 					sv_push(skipped, json_string_value(json_array_get(old, 2)));
 				json_object_set(newc, rel, old);
+				incs = json_array_get(old, 3);
 			} else {
 				hit = cs.hit[i] == 1;
 				if (cs.why[i])
 					sv_push(skipped, cs.why[i]);
-				json_object_set_new(newc, rel, json_pack("[s, b, s]", st ? st : "", hit,
-									 cs.why[i] ? cs.why[i] : ""));
+				incs = json_array();
+				for (k = 0; k < cs.incs[i].n; k++)
+					json_array_append_new(incs, json_string(cs.incs[i].v[k]));
+				sv_clear(&cs.incs[i]);
+				json_object_set_new(newc, rel, json_pack("[s, b, s, o]", st ? st : "", hit,
+									 cs.why[i] ? cs.why[i] : "", incs));
 				free(cs.why[i]);
 			}
 			if (hit)
 				sv_push(files, rel);
+			/* a unity build: the .c files of the tree it #includes, included -> includers */
+			json_array_foreach(incs, k, inc) {
+				const char *ir = json_string_value(inc);
+
+				if (ir && strcmp(ir, rel) && json_object_get(w.stats, ir) && has_suffix(ir, ".c"))
+					json_array_append_new(list_of(inc_by, ir), json_string(rel));
+			}
 		}
 		free(cs.hit);
 		free(cs.why);
+		free(cs.incs);
 		free(cs.part);
+		if (included_by)
+			*included_by = inc_by;
+		else
+			json_decref(inc_by);
 	}
 	{
 		json_t *mac = json_array(), *out;

@@ -26,5 +26,8 @@ void implementations_section(struct strbuf *sb, json_t *r, const char *url);
 void disagreements_section(struct strbuf *sb, json_t *r, const char *url);
 void layers_section(struct strbuf *sb, json_t *r);
 void files_section(struct strbuf *sb, json_t *r);
+/* census_report.c: a line for the summary, and the section of the census */
+void census_summary_line(struct strbuf *sb, json_t *r);
+void census_section(struct strbuf *sb, json_t *r, const char *url);
 
 #endif

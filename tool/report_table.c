@@ -391,11 +391,29 @@ void files_section(struct strbuf *sb, json_t *r)
 	json_t *f = json_object_get(r, "files");
 
 	sb_addf(sb, "<section id=\"files\">\n<h2>Files</h2>\n<p>%lld candidate files (the prefilter kept them), "
-		    "%lld parsed, %zu failed (libclang crashed or timed out), %zu not compiled by the "
-		    "configuration, %zu skipped.</p>\n", rnum(f, "candidates"), rnum(f, "parsed"),
-		json_array_size(json_object_get(f, "failed")), json_array_size(json_object_get(f, "not_compiled")),
-		json_array_size(json_object_get(f, "skipped")));
-	string_list(sb, json_object_get(f, "failed"), "failed");
+		    "%lld parsed, %zu parsed through the .c file that #includes them, %zu did not parse (libclang "
+		    "crashed, timed out, reported errors or found no function: see the census), %zu not compiled "
+		    "by the configuration, %zu skipped.</p>\n", rnum(f, "candidates"), rnum(f, "parsed"),
+		json_array_size(json_object_get(f, "through_includer")), json_array_size(json_object_get(f, "failed")),
+		json_array_size(json_object_get(f, "not_compiled")), json_array_size(json_object_get(f, "skipped")));
+	string_list(sb, json_object_get(f, "failed"), "did not parse");
+	{
+		json_t *t;
+		size_t i;
+
+		if (json_array_size(json_object_get(f, "through_includer"))) {
+			sb_addf(sb, "<details><summary>%zu parsed through their includer</summary><ul>",
+				json_array_size(json_object_get(f, "through_includer")));
+			json_array_foreach(json_object_get(f, "through_includer"), i, t) {
+				sb_adds(sb, "<li>");
+				sb_add_esc(sb, rstr(t, "file"));
+				sb_adds(sb, " through ");
+				sb_add_esc(sb, rstr(t, "includer"));
+				sb_adds(sb, "</li>");
+			}
+			sb_adds(sb, "</ul></details>\n");
+		}
+	}
 	string_list(sb, json_object_get(f, "not_compiled"), "not compiled");
 	string_list(sb, json_object_get(f, "skipped"), "skipped");
 	sb_adds(sb, "</section>\n");

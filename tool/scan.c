@@ -19,6 +19,8 @@
 #include "cocci.h"
 #include "extract.h"
 #include "pch.h"
+#include "census.h"
+#include "unity.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -36,17 +38,19 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "17"
+#define FACTS_VERSION "18"
 
 
 struct unit {
 	char *rel;
 	struct strvec args;	/* its flags (flags_for()): the key, the PCH group, the parse */
+	const struct strvec *also;	/* a unity build: the .c files it #includes that it records too */
 	char *key;		/* cache key, hex */
 	char *cache;		/* cache entry path */
 	bool compiled;		/* the configuration can compile it */
 	bool cached;
 	json_t *facts;
+	json_t *included;	/* the facts its parse recorded for ALSO's files */
 	char *failure;
 };
 
@@ -253,7 +257,7 @@ static int parse_unit(const struct pool *pl, size_t i)
 	with_pch = pch_args(pl->pch, i, args, &pargs);
 	if (with_pch) {
 		how = HOW_PCH;
-		facts = extract_tu(pl->t->root, u->rel, (const char *const *)pargs.v, (int)pargs.n, &err);
+		facts = extract_unit(pl->t->root, u->rel, (const char *const *)pargs.v, (int)pargs.n, u->also, &err);
 		if (!facts || redo_without_pch(facts)) {
 			json_decref(facts);
 			facts = NULL;
@@ -264,7 +268,7 @@ static int parse_unit(const struct pool *pl, size_t i)
 		}
 	}
 	if (!facts)
-		facts = extract_tu(pl->t->root, u->rel, (const char *const *)args->v, (int)args->n, &err);
+		facts = extract_unit(pl->t->root, u->rel, (const char *const *)args->v, (int)args->n, u->also, &err);
 	/* the parse is over: the time limit must not cut the cache write short */
 	alarm(0);
 	if (!facts) {
@@ -614,25 +618,31 @@ double scan_parse_floor(const struct tree *t, const struct scan_opts *o, size_t 
 	struct strvec files = STRVEC_INIT, skipped = STRVEC_INIT;
 	struct flags fl;
 	struct unit *u;
+	struct unity plan;
+	json_t *incl = NULL;
 	double t0;
 
 	flags_init(&fl, t, &o->prep);
-	prefilter(t->root, &files, &skipped);
-	u = xcalloc(files.n ? files.n : 1, sizeof(*u));
+	prefilter_all(t->root, &files, &skipped, NULL, NULL, &incl);
+	unity_plan(&plan, t, &fl, &files, incl);
+	u = xcalloc(plan.rels.n ? plan.rels.n : 1, sizeof(*u));
 	*nparsed = 0;
-	for (size_t i = 0; i < files.n; i++) {
-		u[i].rel = files.v[i];
-		u[i].compiled = flags_for(&fl, t, files.v[i], &u[i].args);
+	for (size_t i = 0; i < plan.rels.n; i++) {
+		u[i].rel = plan.rels.v[i];
+		u[i].also = &plan.also[i];
+		u[i].compiled = flags_for(&fl, t, plan.rels.v[i], &u[i].args);
 		*nparsed += u[i].compiled;
 	}
 	t0 = now_seconds();
-	parse_units(t, &fl, u, files.n, o, true);
+	parse_units(t, &fl, u, plan.rels.n, o, true);
 	t0 = now_seconds() - t0;
-	for (size_t i = 0; i < files.n; i++) {
+	for (size_t i = 0; i < plan.rels.n; i++) {
 		free(u[i].failure);
 		sv_clear(&u[i].args);
 	}
 	free(u);
+	unity_free(&plan);
+	json_decref(incl);
 	sv_clear(&files);
 	sv_clear(&skipped);
 	flags_free(&fl);
@@ -665,9 +675,14 @@ static void load_entry(struct unit *u, json_t *stats, json_t *sets, bool check_d
 	json_decref(e);
 }
 
-/* Unit U for file REL: its flags, its cache key, and its cached facts when they are current. */
+/*
+ * Unit U for file REL (and ALSO, the .c files it #includes that it records
+ * too, or NULL): its flags, its cache key, and its cached facts when they
+ * are current.
+ */
 static void unit_init(struct unit *u, const struct tree *t, struct flags *fl, const char *self, const char *fp,
-		      const char *rel, const struct scan_opts *o, json_t *stats, json_t *sets)
+		      const char *rel, const struct strvec *also, const struct scan_opts *o, json_t *stats,
+		      json_t *sets)
 {
 	const struct strvec *args = &u->args;
 	char *abs = path_join(t->root, rel), *buf;
@@ -686,6 +701,11 @@ static void unit_init(struct unit *u, const struct tree *t, struct flags *fl, co
 		XXH64_update(h, buf, len);
 		free(buf);
 	}
+	u->also = also && also->n ? also : NULL;
+	for (size_t k = 0; u->also && k < also->n; k++) {
+		XXH64_update(h, "also", 5);	/* (their bytes are dependencies of the entry) */
+		XXH64_update(h, also->v[k], strlen(also->v[k]) + 1);
+	}
 	u->key = xasprintf("%016llx", (unsigned long long)XXH64_digest(h));
 	u->cache = cache_path(u->key);
 	XXH64_freeState(h);
@@ -702,6 +722,88 @@ static void unit_free(struct unit *u)
 	free(u->cache);
 	free(u->failure);
 	json_decref(u->facts);
+	json_decref(u->included);
+}
+
+/* After the parses: U's facts, and apart from them those it recorded for the files it #includes. */
+static void unit_settle(struct unit *u, json_t *stats, json_t *sets)
+{
+	/* a worker that died wrote nothing: an entry there is an older, stale one */
+	if (u->compiled && !u->cached && !u->failure)
+		load_entry(u, stats, sets, false);
+	if (u->facts && json_object_get(u->facts, "included")) {
+		u->included = json_incref(json_object_get(u->facts, "included"));
+		json_object_del(u->facts, "included");
+	}
+}
+
+/*
+ * The facts of file REL that unit U recorded (borrowed), or NULL with *WHY
+ * (allocated) and *KIND saying why there are none.
+ */
+static json_t *unit_facts(const struct unit *u, const char *rel, char **why, const char **kind)
+{
+	char *safe;
+	json_t *f, *hit = NULL;
+	size_t i;
+
+	if (!strcmp(u->rel, rel)) {
+		if (!u->facts) {
+			*kind = "libclang";
+			*why = xstrdup(u->failure ? u->failure : "no facts");
+		}
+		return u->facts;
+	}
+	safe = utf8_safe(rel);
+	json_array_foreach(u->included, i, f)
+		if (!strcmp(json_string_value(json_object_get(f, "file")) ?: "", safe))
+			hit = f;
+	free(safe);
+	if (!hit && !u->facts) {
+		*kind = "libclang";
+		*why = xasprintf("parsed through its includer %s: %s", u->rel, u->failure ? u->failure : "no facts");
+	} else if (!hit) {
+		*kind = "not-read";
+		*why = xasprintf("its includer %s does not read it in this configuration", u->rel);
+	}
+	return hit;
+}
+
+/*
+ * Why facts F do not count as a parse (allocated; *KIND its kind), or
+ * NULL: a unit that libclang parsed with errors, or that yields no function,
+ * is never "parsed" (what it yields is partial).  THROUGH: the includer
+ * whose parse recorded F, or NULL.
+ */
+static char *facts_failure(json_t *f, const char *through, const char **kind)
+{
+	json_t *errs = json_object_get(f, "errors"), *e = json_array_get(errs, 0);
+	char *why, *r;
+
+	if (e) {
+		size_t n = json_array_size(errs);
+
+		*kind = "errors";
+		if (n > 1)
+			why = xasprintf("%s:%lld: %s (the first of %s%zu errors)",
+					json_string_value(json_object_get(e, "file")) ?: "?",
+					json_integer_value(json_object_get(e, "line")),
+					json_string_value(json_object_get(e, "msg")) ?: "", n >= 50 ? "at least " : "", n);
+		else
+			why = xasprintf("%s:%lld: %s", json_string_value(json_object_get(e, "file")) ?: "?",
+					json_integer_value(json_object_get(e, "line")),
+					json_string_value(json_object_get(e, "msg")) ?: "");
+	} else if (!json_object_size(json_object_get(f, "defs"))) {
+		*kind = "no-function";
+		why = xstrdup("libclang found no function definition in it");
+	} else {
+		return NULL;
+	}
+	if (!through)
+		return why;
+	r = xasprintf("parsed through its includer %s: %s", through, why);
+	free(why);
+	return r;
 }
 
 /* Every "k": "call" base below J (extract.c's D_CALL): its callee into NAMES. */
@@ -788,52 +890,78 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	struct strvec files = STRVEC_INIT, skipped = STRVEC_INIT;
 	struct flags fl;
 	struct unit *u;
+	struct unity plan;
 	char *self = xstrdup(FACTS_VERSION), *fp;
 	json_t *stats = json_object(), *sets = json_object(), *tus = json_array(), *result, *cocci = NULL;
 	json_t *failed = json_array(), *notcomp = json_array(), *skip = json_array(), *followed = json_array();
-	json_t *wstats = NULL;
+	json_t *through = json_array(), *wstats = NULL, *incl = NULL;
 	struct strvec all = STRVEC_INIT, done = STRVEC_INIT;
 	size_t nparsed = 0, ncached = 0;
 	double t0 = now_seconds();
 
 	flags_init(&fl, t, &o->prep);
 	fp = flags_fingerprint(&fl);
-	prefilter_all(t->root, &files, &skipped, &all, &wstats);
+	prefilter_all(t->root, &files, &skipped, &all, &wstats, &incl);
 	if (!o->quiet)
 		fprintf(stderr, "polltax: %s: %zu files can hold a poll implementation (flags: %s)\n",
 			t->version, files.n, fl.source);
-	u = xcalloc(files.n, sizeof(*u));
-	for (size_t i = 0; i < files.n; i++) {
-		unit_init(&u[i], t, &fl, self, fp, files.v[i], o, stats, sets);
-		ncached += u[i].cached;
+	/* a file compiled only by being #included into another .c is parsed through it */
+	unity_plan(&plan, t, &fl, &files, incl);
+	u = xcalloc(plan.rels.n ? plan.rels.n : 1, sizeof(*u));
+	for (size_t k = 0; k < plan.rels.n; k++) {
+		unit_init(&u[k], t, &fl, self, fp, plan.rels.v[k], &plan.also[k], o, stats, sets);
+		ncached += u[k].cached;
 	}
-	parse_units(t, &fl, u, files.n, o, false);
+	parse_units(t, &fl, u, plan.rels.n, o, false);
+	for (size_t k = 0; k < plan.rels.n; k++)
+		unit_settle(&u[k], stats, sets);
 	for (size_t i = 0; i < files.n; i++) {
-		if (!u[i].compiled) {
-			json_array_append_new(notcomp, jstr(u[i].rel));
+		struct unit *x = &u[plan.unit_of[i]];
+		bool alone = !strcmp(x->rel, files.v[i]);
+		const char *kind = NULL;
+		char *why = NULL;
+		json_t *f;
+
+		if (!x->compiled) {
+			json_array_append_new(notcomp, jstr(files.v[i]));
 			continue;
 		}
-		/* a worker that died wrote nothing: an entry there is an older, stale one */
-		if (!u[i].cached && !u[i].failure)
-			load_entry(&u[i], stats, sets, false);
-		if (u[i].facts) {
-			json_array_append(tus, u[i].facts);
-			nparsed++;
-		} else {
-			json_array_append_new(failed, json_pack("{s:o, s:o}", "file", jstr(u[i].rel), "reason",
-								jstr(u[i].failure ? u[i].failure : "no facts")));
+		f = unit_facts(x, files.v[i], &why, &kind);
+		if (f) {
+			/* (what a unit with errors yields is still the classifier's: census.c says why) */
+			json_array_append(tus, f);
+			why = facts_failure(f, alone ? NULL : x->rel, &kind);
 		}
+		if (why)
+			json_array_append_new(failed, json_pack("{s:o, s:o, s:s}", "file", jstr(files.v[i]), "reason",
+								jstr(why), "kind", kind));
+		else if (alone)
+			nparsed++;
+		else
+			json_array_append_new(through, json_pack("{s:o, s:o}", "file", jstr(files.v[i]),
+								 "includer", jstr(x->rel)));
+		free(why);
 	}
+	for (size_t i = 0; i < files.n; i++)
+		sv_push(&done, files.v[i]);
+	/* the includers that are no candidate: their own facts too */
+	for (size_t k = 0; k < plan.rels.n; k++) {
+		if (sv_contains(&done, plan.rels.v[k]))
+			continue;
+		if (u[k].facts)
+			json_array_append(tus, u[k].facts);
+		sv_push(&done, plan.rels.v[k]);
+	}
+	sv_sort(&done);
 	/*
 	 * A head derived from a function whose body no parsed file holds:
 	 * parse the files that define it (an accessor in a core file with no
 	 * poll code), then theirs, three rounds at most.  What is still not
 	 * found stays unknown (classify.c's resolve_base()).
 	 */
-	for (size_t i = 0; i < files.n; i++)
-		sv_push(&done, files.v[i]);
 	for (int round = 0; round < 3; round++) {
 		struct strvec names = STRVEC_INIT, extra = STRVEC_INIT;
+		struct unity xplan;
 		struct unit *x;
 
 		unresolved_callees(tus, &names);
@@ -842,22 +970,34 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 		sv_clear(&names);
 		if (!extra.n)
 			break;
-		x = xcalloc(extra.n, sizeof(*x));
-		for (size_t i = 0; i < extra.n; i++) {
-			unit_init(&x[i], t, &fl, self, fp, extra.v[i], o, stats, sets);
-			sv_push(&done, extra.v[i]);
+		unity_plan(&xplan, t, &fl, &extra, incl);
+		x = xcalloc(xplan.rels.n, sizeof(*x));
+		for (size_t k = 0; k < xplan.rels.n; k++) {
+			unit_init(&x[k], t, &fl, self, fp, xplan.rels.v[k], &xplan.also[k], o, stats, sets);
+			if (!sv_contains(&done, xplan.rels.v[k]))
+				sv_push(&done, xplan.rels.v[k]);
 		}
-		parse_units(t, &fl, x, extra.n, o, false);
+		parse_units(t, &fl, x, xplan.rels.n, o, false);
+		for (size_t k = 0; k < xplan.rels.n; k++)
+			unit_settle(&x[k], stats, sets);
 		for (size_t i = 0; i < extra.n; i++) {
-			if (x[i].compiled && !x[i].cached && !x[i].failure)
-				load_entry(&x[i], stats, sets, false);
-			if (x[i].compiled && x[i].facts) {
-				json_array_append(tus, x[i].facts);
-				json_array_append_new(followed, jstr(x[i].rel));
+			struct unit *xu = &x[xplan.unit_of[i]];
+			const char *kind = NULL;
+			char *why = NULL;
+			json_t *f = xu->compiled ? unit_facts(xu, extra.v[i], &why, &kind) : NULL;
+
+			if (f) {
+				json_array_append(tus, f);
+				json_array_append_new(followed, jstr(extra.v[i]));
 			}
-			unit_free(&x[i]);
+			if (!sv_contains(&done, extra.v[i]))
+				sv_push(&done, extra.v[i]);
+			free(why);
 		}
+		for (size_t k = 0; k < xplan.rels.n; k++)
+			unit_free(&x[k]);
 		free(x);
+		unity_free(&xplan);
 		sv_clear(&extra);
 		sv_sort(&done);
 	}
@@ -870,19 +1010,35 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 		json_array_append_new(skip, jstr(skipped.v[i]));
 	if (!o->no_cocci)
 		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->no_cache, o->quiet);
-	result = classify(t, tus, cocci, failed, notcomp);
-	json_object_set_new(result, "files", json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}",
+	{
+		/* the Coccinelle pass classifies what has no facts; a file with errors has its own (census.c) */
+		json_t *nofacts = json_array(), *f;
+		size_t i;
+
+		json_array_foreach(failed, i, f)
+			if (strcmp(json_string_value(json_object_get(f, "kind")), "errors") &&
+			    strcmp(json_string_value(json_object_get(f, "kind")), "no-function"))
+				json_array_append(nofacts, f);
+		result = classify(t, tus, cocci, nofacts, notcomp);
+		json_decref(nofacts);
+	}
+	json_object_set_new(result, "files", json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
 						       "candidates", (json_int_t)files.n,
 						       "parsed", (json_int_t)nparsed,
 						       "failed", failed, "not_compiled", notcomp,
-						       "skipped", skip, "definers", followed));
+						       "skipped", skip, "definers", followed,
+						       "through_includer", through));
 	json_object_set_new(json_object_get(result, "tree"), "flags", json_string(fl.source));
+	/* every poll member of the text is in the output, classified or unknown with the reason */
+	census(result, t->root, &files, tus);
 	if (!o->quiet)
 		fprintf(stderr, "polltax: %zu files (%zu from cache) classified in %.1f s\n", files.n, ncached,
 			now_seconds() - t0);
-	for (size_t i = 0; i < files.n; i++)
-		unit_free(&u[i]);
+	for (size_t k = 0; k < plan.rels.n; k++)
+		unit_free(&u[k]);
 	free(u);
+	unity_free(&plan);
+	json_decref(incl);
 	json_decref(tus);
 	json_decref(wstats);
 	sv_clear(&all);

@@ -34,9 +34,14 @@ json_t *stat_stamp(const struct stat *st);
 /* Pick .c files that can matter; FILES gets relative paths, sorted. */
 void prefilter(const char *root, struct strvec *files, struct strvec *skipped);
 
-/* The same, and every .c file of the tree (ALL) with the stamps of its walk (*STATS, owned). */
+/*
+ * The same, and every .c file of the tree (ALL) with the stamps of its
+ * walk (*STATS, owned), and the .c files that other .c files #include (a
+ * unity build: *INCLUDED_BY, owned, maps such a file to its includers,
+ * sorted).  Any of the three may be NULL.
+ */
 void prefilter_all(const char *root, struct strvec *files, struct strvec *skipped, struct strvec *all,
-		   json_t **stats);
+		   json_t **stats, json_t **included_by);
 
 /*
  * The .c files of ALL (STATS: their stamps), less EXCLUDE, whose text

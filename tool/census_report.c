@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * census_report.c - the census (census.c) in summary.md and report.html:
+ * how many poll members the text has and how many the classification
+ * holds, the files that did not parse and the implementations made
+ * unknown by missing facts, each grouped by reason (census_kinds).  It
+ * reads polltax.json only.
+ */
+#define _GNU_SOURCE
+#include "census.h"
+#include "html.h"
+#include "report_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *cstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+/* How many of A have "kind" KIND; with KIND NULL, how many have a kind of none of census_kinds. */
+static size_t n_kind(json_t *a, const char *kind)
+{
+	json_t *x;
+	size_t i, n = 0;
+
+	json_array_foreach(a, i, x) {
+		bool known = false;
+
+		for (int k = 0; census_kinds[k] && !known; k++)
+			known = !strcmp(cstr(x, "kind"), census_kinds[k]);
+		n += kind ? !strcmp(cstr(x, "kind"), kind) : !known;
+	}
+	return n;
+}
+
+/* Does X belong to group KIND (NULL: the kinds census_kinds does not name)? */
+static bool of_kind(json_t *x, const char *kind)
+{
+	bool known = false;
+
+	if (kind)
+		return !strcmp(cstr(x, "kind"), kind);
+	for (int k = 0; census_kinds[k] && !known; k++)
+		known = !strcmp(cstr(x, "kind"), census_kinds[k]);
+	return !known;
+}
+
+/* The implementations made unknown by missing facts: census "missing" (unknown ones) and "reclassified". */
+static size_t n_unknown(json_t *cen)
+{
+	json_t *x;
+	size_t i, n = json_array_size(json_object_get(cen, "reclassified"));
+
+	json_array_foreach(json_object_get(cen, "missing"), i, x)
+		n += !strcmp(cstr(x, "class"), "unknown");
+	return n;
+}
+
+void census_markdown(struct strbuf *sb, json_t *result)
+{
+	json_t *cen = json_object_get(result, "census"), *files = json_object_get(result, "files");
+	json_t *failed = json_object_get(files, "failed"), *missing = json_object_get(cen, "missing");
+	json_t *recl = json_object_get(cen, "reclassified"), *x;
+	size_t i;
+
+	if (!cen)
+		return;
+	sb_addf(sb, "\n## Census: every poll member of the text\n\n"
+		    "%lld `.poll`-like members in the text of the %lld candidate files (`.poll`, `.proc_poll`, "
+		    "`.poll_mask` and the members of the poll layers, given a function): %lld in the "
+		    "implementations as classified, %zu in no fact, added to them (below).  Not counted: %lld "
+		    "values that libclang shows are no function (a variable, a parameter).  Files that did not "
+		    "parse: %zu; parsed through the `.c` file that `#include`s them: %zu.\n",
+		    (long long)json_integer_value(json_object_get(cen, "members")),
+		    (long long)json_integer_value(json_object_get(files, "candidates")),
+		    (long long)json_integer_value(json_object_get(cen, "matched")), json_array_size(missing),
+		    (long long)json_integer_value(json_object_get(cen, "not_functions")), json_array_size(failed),
+		    json_array_size(json_object_get(files, "through_includer")));
+	sb_addf(sb, "\n### Files that did not parse (%zu)\n", json_array_size(failed));
+	for (int k = 0; k == 0 || census_kinds[k - 1]; k++) {
+		const char *kind = census_kinds[k];
+
+		if (!n_kind(failed, kind))
+			continue;
+		sb_addf(sb, "\n%s (%zu):\n\n", kind ? census_kind_text(kind) : "other", n_kind(failed, kind));
+		json_array_foreach(failed, i, x)
+			if (of_kind(x, kind))
+				sb_addf(sb, "- `%s`: %s\n", cstr(x, "file"), cstr(x, "reason"));
+	}
+	sb_addf(sb, "\n### Implementations made unknown by missing facts (%zu)\n", n_unknown(cen));
+	for (int k = 0; k == 0 || census_kinds[k - 1]; k++) {
+		const char *kind = census_kinds[k];
+		size_t n = n_kind(missing, kind) + n_kind(recl, kind);
+
+		if (!n)
+			continue;
+		sb_addf(sb, "\n%s (%zu):\n\n", kind ? census_kind_text(kind) : "other", n);
+		json_array_foreach(missing, i, x)
+			if (of_kind(x, kind))
+				sb_addf(sb, "- `%s` (`%s:%lld`, `.%s`)%s: %s\n", cstr(x, "function"), cstr(x, "file"),
+					(long long)json_integer_value(json_object_get(x, "line")), cstr(x, "member"),
+					strcmp(cstr(x, "class"), "unknown") ? ", `not-poll`" : "", cstr(x, "reason"));
+		json_array_foreach(recl, i, x)
+			if (of_kind(x, kind))
+				sb_addf(sb, "- `%s` (`%s:%lld`), was `%s`: %s\n", cstr(x, "function"), cstr(x, "file"),
+					(long long)json_integer_value(json_object_get(x, "line")), cstr(x, "was"),
+					cstr(x, "reason"));
+	}
+}
+
+void census_summary_line(struct strbuf *sb, json_t *r)
+{
+	json_t *cen = json_object_get(r, "census");
+
+	if (!cen)
+		return;
+	sb_addf(sb, "<p>Files that did not parse: %zu; implementations <code>unknown</code> for missing facts: "
+		    "%zu (<a href=\"#census\">census</a>).</p>\n",
+		json_array_size(json_object_get(json_object_get(r, "files"), "failed")), n_unknown(cen));
+}
+
+void census_section(struct strbuf *sb, json_t *r, const char *url)
+{
+	json_t *cen = json_object_get(r, "census"), *files = json_object_get(r, "files");
+	json_t *failed = json_object_get(files, "failed"), *missing = json_object_get(cen, "missing");
+	json_t *recl = json_object_get(cen, "reclassified"), *x;
+	size_t i;
+
+	if (!cen)
+		return;
+	sb_addf(sb, "<section id=\"census\">\n<h2>Census</h2>\n<p>%lld <code>.poll</code>-like members in the "
+		    "text of the candidate files, %lld of them in the implementations as classified, %zu in no "
+		    "fact (added to the implementations); %lld values that are no function not counted.</p>\n",
+		(long long)json_integer_value(json_object_get(cen, "members")),
+		(long long)json_integer_value(json_object_get(cen, "matched")), json_array_size(missing),
+		(long long)json_integer_value(json_object_get(cen, "not_functions")));
+	sb_addf(sb, "<h3>Files that did not parse (%zu)</h3>\n", json_array_size(failed));
+	for (int k = 0; k == 0 || census_kinds[k - 1]; k++) {
+		const char *kind = census_kinds[k];
+
+		if (!n_kind(failed, kind))
+			continue;
+		sb_addf(sb, "<details><summary>%zu: ", n_kind(failed, kind));
+		sb_add_esc(sb, kind ? census_kind_text(kind) : "other");
+		sb_adds(sb, "</summary><ul>");
+		json_array_foreach(failed, i, x) {
+			if (!of_kind(x, kind))
+				continue;
+			sb_adds(sb, "<li>");
+			sb_add_loc(sb, url, cstr(x, "file"), 0, cstr(x, "file"));
+			sb_adds(sb, ": ");
+			sb_add_esc(sb, cstr(x, "reason"));
+			sb_adds(sb, "</li>");
+		}
+		sb_adds(sb, "</ul></details>\n");
+	}
+	sb_addf(sb, "<h3>Implementations made unknown by missing facts (%zu)</h3>\n", n_unknown(cen));
+	for (int k = 0; k == 0 || census_kinds[k - 1]; k++) {
+		const char *kind = census_kinds[k];
+		size_t n = n_kind(missing, kind) + n_kind(recl, kind);
+		json_t *lists[2] = { missing, recl };
+
+		if (!n)
+			continue;
+		sb_addf(sb, "<details><summary>%zu: ", n);
+		sb_add_esc(sb, kind ? census_kind_text(kind) : "other");
+		sb_adds(sb, "</summary><ul>");
+		for (int l = 0; l < 2; l++) {
+			json_array_foreach(lists[l], i, x) {
+				if (!of_kind(x, kind))
+					continue;
+				sb_adds(sb, "<li><code>");
+				sb_add_esc(sb, cstr(x, "function"));
+				sb_adds(sb, "</code> ");
+				{
+					json_int_t line = json_integer_value(json_object_get(x, "line"));
+					char *at = xasprintf("%s:%lld", cstr(x, "file"), (long long)line);
+
+					sb_add_loc(sb, url, cstr(x, "file"), line, at);
+					free(at);
+				}
+				if (l == 1) {
+					sb_adds(sb, ", was ");
+					html_class_chip(sb, cstr(x, "was"), false);
+				} else if (strcmp(cstr(x, "class"), "unknown")) {
+					sb_adds(sb, ", ");
+					html_class_chip(sb, cstr(x, "class"), false);
+				}
+				sb_adds(sb, ": ");
+				sb_add_esc(sb, cstr(x, "reason"));
+				sb_adds(sb, "</li>");
+			}
+		}
+		sb_adds(sb, "</ul></details>\n");
+	}
+	sb_adds(sb, "</section>\n");
+}
