@@ -927,6 +927,16 @@ static json_t *pd_sets_of(struct cx *c, const char *file, const char *fn)
 }
 
 static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth);
+
+/* Where CN, called from a function of FILE, is defined: FILE's own, else the extern one, else NULL. */
+static const char *callee_file(struct cx *c, const char *file, const char *cn)
+{
+	char *ck = xasprintf("%s:%s", file, cn);
+	bool own = json_object_get(c->defs, ck) != NULL;
+
+	free(ck);
+	return own ? file : json_string_value(json_object_get(c->def_file, cn));
+}
 static bool all_sets_null(json_t *pd);
 
 /*
@@ -1082,11 +1092,8 @@ static bool sets_private_data(struct cx *c, const char *file, const char *fn, in
 	def = json_object_get(c->defs, k);
 	free(k);
 	json_array_foreach(json_array_get(def, 2), i, callee) {
-		const char *cn = json_string_value(callee);
-		char *ck = xasprintf("%s:%s", file, cn);
-		const char *cf = json_object_get(c->defs, ck) ? file : json_string_value(json_object_get(c->def_file, cn));
+		const char *cn = json_string_value(callee), *cf = callee_file(c, file, cn);
 
-		free(ck);
 		if (cf && sets_private_data(c, cf, cn, depth + 1)) {
 			r = true;
 			break;
@@ -1238,11 +1245,8 @@ static const char *unseen_from(struct cx *c, const char *file, const char *fn, i
 	if (depth > 4)
 		return NULL;
 	json_array_foreach(json_array_get(d, 2), i, x) {
-		const char *cn = json_string_value(x);
-		char *ck = xasprintf("%s:%s", file, cn);
-		const char *cf = json_object_get(c->defs, ck) ? file : json_string_value(json_object_get(c->def_file, cn));
+		const char *cn = json_string_value(x), *cf = callee_file(c, file, cn);
 
-		free(ck);
 		if (strcmp(cn, fn) && (r = unseen_from(c, cf ? cf : file, cn, depth + 1)))
 			break;
 	}
