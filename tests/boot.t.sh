@@ -98,6 +98,26 @@ mkdir -p "$W/empty"
 [ $? -eq 3 ] && grep -q "fatal: no patches in" "$W/err.txt"
 check "boot-test on a directory without patches: exit 3" $? "$(cat "$W/err.txt")"
 
+# make boot-test checks its arguments when it reads the makefiles, before
+# any prerequisite runs (deps, boot-deps: apt-get install qemu-system-x86)
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s -C "$TOP" boot-test "$@"; }
+mk KERNEL="$W/no-such-tree" >"$W/mk1.out" 2>"$W/mk1.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "make boot-test: KERNEL=$W/no-such-tree is not a kernel tree: no Kconfig" "$W/mk1.err" &&
+	! grep -q ensure-packages "$W/mk1.out"
+check "make boot-test KERNEL=<not a tree>: exit 2 before any install" $? "exit $rc: $(cat "$W/mk1.err" "$W/mk1.out" | head -n 5)"
+mk >"$W/mk2.out" 2>"$W/mk2.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "make boot-test needs the kernel tree to build: no KERNEL= given" "$W/mk2.err" &&
+	! grep -q ensure-packages "$W/mk2.out"
+check "make boot-test without KERNEL=: exit 2 before any install" $? "exit $rc: $(cat "$W/mk2.err" "$W/mk2.out" | head -n 5)"
+mkdir -p "$W/mktree" && : >"$W/mktree/Kconfig"
+mk KERNEL="$W/mktree" SERIES="$W/no-such-series" >"$W/mk3.out" 2>"$W/mk3.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "make boot-test: SERIES=$W/no-such-series is not a directory" "$W/mk3.err" &&
+	! grep -q ensure-packages "$W/mk3.out"
+check "make boot-test SERIES=<not a directory>: exit 2 before any install" $? "exit $rc: $(cat "$W/mk3.err" "$W/mk3.out" | head -n 5)"
+
 # ---- the series reader, on the fixture series and a small fake tree ----
 S=$W/series
 mkdir -p "$S"
@@ -136,6 +156,11 @@ config BAR
 	bool "bar"
 	depends on BAZ || !BAZ
 EOF
+# polltax boot-test: the tree is checked before the tools (qemu), paths as typed
+(cd "$W" && "$POLLTAX" boot-test --qemu ./no-qemu series no-such-tree) >"$W/order.out" 2>"$W/order.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "fatal: cannot open the kernel tree 'no-such-tree': No such file or directory" "$W/order.err"
+check "boot-test on a missing tree says so first (exit 3), not that qemu is missing" $? "exit $rc: $(cat "$W/order.err")"
 fake=$S/0005-fake-more-conversions.patch
 {
 	printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 5/5] fake: more\n\n---\n'

@@ -11,7 +11,8 @@
 #   - unknown is at most 2% of the implementations;
 #   - no file crashed libclang or timed out;
 # then that the scans --no-pch and --trace-bodies give the same outputs,
-# and the suites of tests/linux/: the series and verify, then the boot test.
+# and the suites of tests/linux/: the series and verify, then the boot test,
+# then metamorphic soundness on a sample of the tree.
 # Prints one TEST line per check and "N passed, N failed, N skipped".
 
 set -u
@@ -110,9 +111,10 @@ identity --no-pch 8 --no-pch --no-cache
 identity --trace-bodies 3 --trace-bodies
 
 # Then the series (tests/linux/series.t.sh: series and verify), then the
-# boot test, which boots the series just written.  MINUTES: about what
-# each takes from a cold cache on 2 cores.
-for step in series:35 boot:30; do
+# boot test, which boots the series just written, then metamorphic
+# soundness (bodies hidden on a copy of the tree, rescanned).  MINUTES:
+# about what each takes from a cold cache on 2 cores.
+for step in series:35 boot:30 metamorphic:12; do
 	t=$TOP/tests/linux/${step%:*}.t.sh
 	[ -f "$t" ] || continue
 	fits "$(basename "$t")" "${step#*:}" || continue

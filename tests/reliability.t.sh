@@ -149,6 +149,32 @@ runc bad-nomake env PATH=/nonexistent "$POLLTAX" scan -q --no-cocci -o "$R/prev"
 expect bad-nomake 4 "polltax: fatal: preparing '$badprep' needs make, gcc, flex, bison and bc; not found: make gcc flex bison bc (apt-get install make gcc flex bison bc libelf-dev libssl-dev)" && ok
 CACHE=$R/cache
 
+# an output directory inside the tree, typed as a person in the tree types
+# it: refused before anything is written, the tree is only read
+IN=$R/bad/intree
+cp -R "$FIX" "$IN"
+ln -s intree "$R/bad/intree-link"
+inreal=$(cd "$IN" && pwd -P)
+here=$(pwd)
+sums "$IN" >"$R/intree.sums"
+t "bad-input-output-in-tree (polltax scan . in the tree: the default -o)"
+cd "$IN" && runc out-in-tree "$POLLTAX" scan -q --no-cocci .
+cd "$here" || exit 1
+expect out-in-tree 2 "polltax: fatal: the default output directory 'polltax-out' is inside the kernel tree '$inreal', which polltax never writes to: pass -o DIR outside the tree" && ok
+t "bad-input-output-in-tree (-o out .. from a directory of the tree)"
+cd "$IN/drivers" && runc out-in-tree2 "$POLLTAX" scan -q --no-cocci -o out ..
+cd "$here" || exit 1
+expect out-in-tree2 2 "polltax: fatal: -o 'out' is inside the kernel tree '$inreal', which polltax never writes to: give -o a path outside the tree" && ok
+t "bad-input-output-in-tree (-o through a symbolic link to the tree)"
+run out-in-tree3 scan -q --no-cocci -o "$R/bad/intree-link/new/out" "$IN"
+expect out-in-tree3 2 "polltax: fatal: -o '$R/bad/intree-link/new/out' is inside the kernel tree '$inreal', which polltax never writes to: give -o a path outside the tree" && ok
+t "bad-input-output-in-tree (the tree is left as it was)"
+if sums "$IN" | cmp -s - "$R/intree.sums"; then ok; else no "a refused run wrote into '$IN'"; fi
+t "output next to the tree (-o ../intree-out . from the tree)"
+cd "$IN" && runc out-beside "$POLLTAX" scan -q --no-cocci -j 2 -o ../intree-out .
+cd "$here" || exit 1
+if [ "$rc" -eq 0 ] && [ -f "$R/bad/intree-out/polltax.json" ]; then ok; else no "exit $rc: $(cat "$R/out-beside.err")"; fi
+
 t "bad-input-previous-outputs-intact"
 if sums "$R/prev" | cmp -s - "$R/prev.sums"; then ok; else no "a bad run changed '$R/prev'"; fi
 
@@ -556,6 +582,67 @@ else
 fi
 CACHE=$R/cache
 
+# ---- a cache that cannot be written -------------------------------------------------
+# One warning, whatever the number of entries, and the scan goes on: with
+# a temporary cache when the cache cannot be written at all (the same
+# outputs as with a cache), without the entries it cannot write when the
+# disk fills up in the middle (those files are listed as failed).
+
+# cache_case NAME: the run's stderr is one warning (MATCHING $2), its outputs prev's, its temporary cache gone
+cache_case() {
+	if [ "$rc" -ne 0 ]; then
+		no "$1: exit $rc: $(head -n 5 "$R/$1.err")"
+	elif [ "$(wc -l <"$R/$1.err")" -ne 1 ] || ! grep -q "$2" "$R/$1.err"; then
+		no "$1: not one warning: $(head -n 5 "$R/$1.err") ($(wc -l <"$R/$1.err") lines)"
+	elif ! msg=$(same_outputs "$R/prev" "$R/$1-out"); then
+		no "$1: not the outputs of a scan with a cache: $msg"
+	elif [ -n "$(ls -A "$R/tmp-$1")" ]; then
+		no "$1: the temporary cache is left: $(ls "$R/tmp-$1")"
+	else
+		ok
+	fi
+}
+t "cache-unwritable (a file where its facts directory should be)"
+mkdir -p "$R/cache-file/polltax" "$R/tmp-cache-file"
+: >"$R/cache-file/polltax/facts"
+XDG_CACHE_HOME=$R/cache-file TMPDIR=$R/tmp-cache-file "$POLLTAX" scan -q --no-cocci -j 2 -o "$R/cache-file-out" "$FIX" \
+	>/dev/null 2>"$R/cache-file.err"
+rc=$?
+cache_case cache-file "^polltax: warning: the cache '$R/cache-file/polltax' cannot be written (cannot create '$R/cache-file/polltax/facts/sets': Not a directory): this run uses '$R/tmp-cache-file/polltax-cache-[^']*' instead, removed at the end, and reuses nothing\$"
+
+mkdir -p "$R/cache-ro" "$R/tmp-cache-ro"
+if unshare -m true 2>/dev/null; then
+	t "cache-unwritable (a read-only file system)"
+	XDG_CACHE_HOME=$R/cache-ro TMPDIR=$R/tmp-cache-ro unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" &&
+		exec "$2" scan -q --no-cocci -j 2 -o "$3" "$4"' sh "$R/cache-ro" "$POLLTAX" "$R/cache-ro-out" "$FIX" \
+		>/dev/null 2>"$R/cache-ro.err"
+	rc=$?
+	cache_case cache-ro "^polltax: warning: the cache '$R/cache-ro/polltax' cannot be written (cannot create '$R/cache-ro/polltax/facts/sets': Read-only file system): this run uses '$R/tmp-cache-ro/polltax-cache-[^']*' instead"
+
+	t "cache-full (the disk fills up during the scan)"
+	mkdir -p "$R/cache-full"
+	XDG_CACHE_HOME=$R/cache-full unshare -m sh -c 'mount -t tmpfs -o size=300k polltax-full "$1" &&
+		exec "$2" scan -q --no-cocci -j 2 -o "$3" "$4"' sh "$R/cache-full" "$POLLTAX" "$R/cache-full-out" "$FIX" \
+		>/dev/null 2>"$R/cache-full.err"
+	rc=$?
+	nf=$(jq '[.files.failed[] | select(.reason == "its facts could not be written to the cache")] | length' \
+		"$R/cache-full-out/polltax.json" 2>/dev/null)
+	if [ "$rc" -ne 0 ]; then
+		no "cache-full: exit $rc: $(head -n 5 "$R/cache-full.err")"
+	elif [ "$(wc -l <"$R/cache-full.err")" -ne 1 ] ||
+		! grep -q "^polltax: warning: the cache cannot be written (.*No space left on device): going on without it" "$R/cache-full.err"; then
+		no "cache-full: not one warning: $(head -n 5 "$R/cache-full.err") ($(wc -l <"$R/cache-full.err") lines)"
+	elif [ "${nf:-0}" -eq 0 ] || ! json_ok "$R/cache-full-out/polltax.json"; then
+		no "cache-full: no file listed as failed for its cache entry ($nf)"
+	else
+		ok
+	fi
+else
+	t "cache-unwritable (a read-only file system)"
+	echo "  (skipped: needs unshare -m)"
+	ok
+fi
+
 # ---- determinism ------------------------------------------------------------------
 
 t "deterministic (-j 1 cold, -j 2 warm, -j 2 cold, --no-cache -j 1)"
@@ -571,5 +658,27 @@ for d in det2 det3 det4; do
 	msg=$(same_outputs "$R/det1" "$R/$d") || res="$res $d: $msg;"
 done
 if [ -z "$res" ] && [ -s "$R/det1/polltax.json" ]; then ok; else no "outputs differ:$res"; fi
+
+# --no-cache reads no cache entry, the Coccinelle pass's included: with
+# every one of them emptied (spatch found nothing), it gives det1's bytes
+t "--no-cache reads no cache entry (the Coccinelle cache emptied)"
+n=0
+for f in "$R"/cache-det2/polltax/cocci/*.tsv; do
+	[ -s "$f" ] && n=$((n + 1))
+	: >"$f"
+done
+CACHE=$R/cache-det2
+cd "$R" && run det5 scan -j 1 --no-cache -o det5 "$FIX"
+cd "$here" || exit 1
+CACHE=$R/cache
+if [ "$n" -eq 0 ]; then
+	no "no Coccinelle cache entry with a result in $R/cache-det2"
+elif ! msg=$(same_outputs "$R/det1" "$R/det5"); then
+	no "--no-cache read the emptied Coccinelle cache: $msg"
+elif ! grep -q '^polltax: Coccinelle second opinion on [0-9]* files$' "$R/det5.err"; then
+	no "--no-cache did not run spatch: $(cat "$R/det5.err")"
+else
+	ok
+fi
 
 echo "RESULT $passed $failed"

@@ -34,6 +34,9 @@ check() { # check NAME CONDITION-RESULT MESSAGE
 	if [ "$2" = ok ]; then pass; else fail "$3"; fi
 }
 
+# rel PATH: PATH relative to $T, as a person in $T types it
+rel() { realpath -m --relative-to="$T" "$1"; }
+
 rm -rf "$T"
 mkdir -p "$T"
 SCAN=$WORK/fixture
@@ -69,19 +72,43 @@ grep -q 'a11e1d432b51' "$T/out/0000-cover-letter.patch" && grep -q '^multi (' "$
 	grep -q 'refused by the conversion' "$T/out/0000-cover-letter.patch" && grep -q 'spatch --sp-file' "$T/out/0000-cover-letter.patch" &&
 	r=ok || r=bad
 check "cover letter: the revert, flagged classes, refusals, the commands" $r "see $T/out/0000-cover-letter.patch"
+# flat FILE: its text on one line, for sentences the wrapping may break anywhere
+flat() { tr '\n' ' ' <"$1" | tr -s ' '; }
+# subjects DIR: the summary of every patch under DIR ("Subject:" unfolded, "[PATCH n/m] " cut)
+subjects() {
+	find "$1" -name '0*.patch' | sort | while read -r p; do
+		awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l; print s; exit }' "$p"
+	done | sed 's/^Subject: \[PATCH[^]]*\] //'
+}
+long=$(subjects "$T/out" | awk 'length($0) > 75')
+[ -z "$long" ] && [ "$(subjects "$T/out" | wc -l)" -eq $((n + 1)) ] && r=ok || r=bad
+check "every subject has at most 75 characters" $r "$long"
+p=$(ls "$T/out"/0*-drm-*.patch 2>/dev/null | head -n 1)
+flat "$p" | grep -qF 'drm_poll() is exported (EXPORT_SYMBOL in drivers/gpu/drm/drm_file.c): it is renamed drm_poll_mask(), and its export with it' &&
+	flat "$p" | grep -qF 'The macro DRM_GEM_FOPS (include/drm/drm_gem.h) builds the file_operations of every driver that uses it' &&
+	r=ok || r=bad
+check "a renamed export and a shared ops macro are said in the commit message" $r \
+	"$(sed -n '/^Converted/,/^Signed-off-by/p' "$p")"
 after=$(cd "$FIX" && find . -type f -newer "$SCAN/polltax.json" | wc -l)
 [ "$before" = "$after" ] && r=ok || r=bad
 check "the fixture tree is not written to" $r "$((after - before)) files changed"
 
-# 2. byte-identical output
-"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out2" "$FIX" 2>"$T/series2.err"
+# 2. byte-identical output, from paths typed relative to the cwd (git
+# format-patch runs in the scratch tree: they must be resolved first)
+(cd "$T" && "$POLLTAX" series -q --scan "$(rel "$SCAN")" --signoff "$ID" -o out2 "$(rel "$FIX")") 2>"$T/series2.err"
+rc=$?
+[ $rc -eq 0 ] && [ -f "$T/out2/series.json" ] && r=ok || r=bad
+check "series with relative --scan, -o and KERNEL_DIR" $r "exit $rc: $(cat "$T/series2.err")"
+[ -z "$(ls -d "$T"/out2.tmp-* 2>/dev/null)" ] && r=ok || r=bad
+check "no out2.tmp-PID left behind" $r "$(ls -d "$T"/out2.tmp-* 2>/dev/null)"
 diff -r "$T/out" "$T/out2" >"$T/determinism.diff" 2>&1 && r=ok || r=bad
 check "same input, byte-identical output" $r "$(head -20 "$T/determinism.diff")"
 
-# 3. verify
-"$POLLTAX" verify -q -o "$T/verify.md" "$T/out" "$FIX" >"$T/verify.out" 2>"$T/verify.err"
+# 3. verify (relative paths too)
+(cd "$T" && "$POLLTAX" verify -q -o verify.md out "$(rel "$FIX")") >"$T/verify.out" 2>"$T/verify.err"
 rc=$?
 [ $rc -eq 0 ] && grep -q '^PASS: ' "$T/verify.out" && r=ok || r=bad
+[ -f "$T/verify.md" ] || r=bad
 check "verify: git am, gcc -Werror, sparse, checkpatch --strict on every patch" $r \
 	"exit $rc: $(cat "$T/verify.out" "$T/verify.err")"
 
@@ -117,6 +144,20 @@ for d in "$T/split"/posting-*; do
 done
 grep -q 'posting-2' "$T/split/README.md" || r=bad
 check "each posting: a cover letter with base-commit:, at most 4 patches; README maps them" $r "$(ls -R "$T/split")"
+long=$(subjects "$T/split" | awk 'length($0) > 75')
+[ -z "$long" ] && r=ok || r=bad
+check "--split-per-driver: every subject has at most 75 characters" $r "$long"
+# what the cover letters say of the postings: --max-patches, and no infrastructure patch to depend on
+r=ok
+[ "$(jq -r .infra "$T/split/series.json")" = null ] || r=bad
+for d in "$T/split"/posting-*; do
+	flat "$d/0000-cover-letter.patch" | grep -qF '(at most 4 patches each)' || r=bad
+	flat "$d/0000-cover-letter.patch" | grep -q 'at most 15\|infrastructure patch' && r=bad
+done
+flat "$T/split/README.md" | grep -qF 'postings of at most 4 patches' &&
+	! flat "$T/split/README.md" | grep -qF 'infrastructure patch, which' || r=bad
+check "cover letters and README: at most 4 patches each, no infrastructure patch to depend on" $r \
+	"$(grep -h -A 3 'This is posting' "$T/split"/posting-*/0000-cover-letter.patch | head -n 12)"
 [ -z "$(git -C "$G" status --porcelain)" ] && [ "$(git -C "$G" worktree list | wc -l)" -eq 1 ] &&
 	[ "$(git -C "$G" rev-parse HEAD)" = "$head" ] && r=ok || r=bad
 check "the git clone is left as it was" $r "$(git -C "$G" status --porcelain; git -C "$G" worktree list)"
@@ -152,6 +193,11 @@ check "no identity: a clear error" $r "exit $rc: $(cat "$T/noid.err")"
 rc=$?
 [ $rc -eq 3 ] && grep -q "cannot read the infrastructure patch" "$T/noinfra.err" && r=ok || r=bad
 check "a missing infrastructure patch is refused" $r "exit $rc: $(cat "$T/noinfra.err")"
+(cd "$T" && "$POLLTAX" series -q --scan "$(rel "$SCAN")" --signoff "$ID" -o "$(rel "$FIX")/series-out" "$(rel "$FIX")") \
+	>/dev/null 2>"$T/intree.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "is inside the kernel tree" "$T/intree.err" && [ ! -e "$FIX/series-out" ] && r=ok || r=bad
+check "an output directory inside the tree is refused" $r "exit $rc: $(cat "$T/intree.err")"
 mkdir -p "$T/notours" && echo keep >"$T/notours/file"
 "$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/notours" "$FIX" >/dev/null 2>"$T/notours.err"
 rc=$?

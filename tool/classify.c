@@ -233,10 +233,15 @@ static json_t *lookup_fn(struct cx *c, const char *name, const char *file, bool 
 		*keyp = json_object_iter_key(json_object_iter_at(c->fns, name));
 		return f;
 	}
-	/* a static inline seen from another file: the same text under another key */
+	/*
+	 * a header's static inline seen from another file: the same text
+	 * under another key (never another .c file's static of that name)
+	 */
 	keys = json_object_get(c->fns_by_name, name);
 	json_array_foreach(keys, i, k) {
-		if (st && strchr(json_string_value(k), ':')) {
+		const char *colon = strchr(json_string_value(k), ':');
+
+		if (st && colon && colon - json_string_value(k) > 2 && !strncmp(colon - 2, ".h", 2)) {
 			*keyp = json_string_value(k);
 			return json_object_get(c->fns, json_string_value(k));
 		}
@@ -780,6 +785,23 @@ static void collect_not_poll(struct cx *c, struct impls *im)
 			free(lk);
 			continue;
 		}
+		if (json_object_get(json_object_get(o, "pt_members"), "poll")) {
+			/*
+			 * Its function takes a poll_table: a poll method, though
+			 * no file poll the scan saw calls it (the caller's body
+			 * was not seen).  Classified as a layer, never excluded.
+			 */
+			struct collect cl = { im, NULL, false };
+
+			json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:s, s:b, s:b}", "type",
+								      str(o, "type"), "member", "poll", "found_via",
+								      "its function takes a poll_table", "busy", 0,
+								      "done", 1));
+			cl.layer = json_object_iter_key(json_object_iter_at(c->layers, lk));
+			for_each_member(c, str(o, "type"), "poll", collect_cb, &cl);
+			free(lk);
+			continue;
+		}
 		json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", str(o, "type"),
 							      "member", "poll", "not_poll", 1, "done", 1));
 		free(lk);
@@ -873,6 +895,7 @@ static json_t *pd_sets_of(struct cx *c, const char *file, const char *fn)
 }
 
 static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth);
+static bool all_sets_null(json_t *pd);
 
 /*
  * Creation sites of ops record O (file_operations): its own ->open, calls
@@ -904,12 +927,16 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, json_t
 		bool own = json_object_size(users) == 1 && json_object_get(users, poll_key);
 
 		free(dk);
-		json_array_append_new(sites, json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open",
-						       "function", str(open, "function"), "file", of,
-						       "line", def ? json_integer_value(json_array_get(def, 0)) : 0,
-						       "sets_private_data", json_array_size(pd) > 0 ||
-						       sets_private_data(c, of, str(open, "function"), 0),
-						       "settable", own && def != NULL));
+		json_t *site = json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open",
+					 "function", str(open, "function"), "file", of,
+					 "line", def ? json_integer_value(json_array_get(def, 0)) : 0,
+					 "sets_private_data", sets_private_data(c, of, str(open, "function"), 0),
+					 "settable", own && def != NULL);
+
+		/* open leaves private_data NULL (fuse: the mount sets it later) */
+		if (all_sets_null(pd))
+			json_object_set_new(site, "private_data_null", json_true());
+		json_array_append_new(sites, site);
 	}
 	json_array_foreach(refs, i, ref) {
 		const char *ctx = str(ref, "ctx"), *fn = str(ref, "in");
@@ -990,15 +1017,33 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, json_t
 }
 
 /* Does FN (in FILE), or a function it hands the file to, set file->private_data? */
+/*
+ * Are the private_data stores PD of one function all constants (NULL)?
+ * Then the file is created with no object there (fuse's /dev/fuse: the
+ * mount stores it later).  A NULL store on an error path beside a real
+ * one (drm_open_helper()) leaves the object set.
+ */
+static bool all_sets_null(json_t *pd)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(pd, i, e)
+		if (strcmp(str(json_object_get(e, "base"), "k"), "const"))
+			return false;
+	return json_array_size(pd) > 0;
+}
+
+/* Does FN (or a function it hands the file to) store an object, not NULL, in private_data? */
 static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth)
 {
 	char *k;
-	json_t *def, *callee;
+	json_t *def, *callee, *pd = pd_sets_of(c, file, fn);
 	size_t i;
 	bool r = false;
 
-	if (json_array_size(pd_sets_of(c, file, fn)))
-		return true;
+	if (json_array_size(pd))
+		return !all_sets_null(pd);
 	if (depth > 3)
 		return false;
 	k = xasprintf("%s:%s", file, fn);
@@ -1147,6 +1192,55 @@ static bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, boo
 	return false;
 }
 
+/* FN (defined in FILE, if anywhere) or a function it hands the file to, whose body was not seen. */
+static const char *unseen_from(struct cx *c, const char *file, const char *fn, int depth)
+{
+	char *dk = xasprintf("%s:%s", file, fn);
+	json_t *d = json_object_get(c->defs, dk), *x;
+	const char *r = NULL;
+	size_t i;
+
+	free(dk);
+	if (!d)
+		return fn;
+	if (depth > 4)
+		return NULL;
+	json_array_foreach(json_array_get(d, 2), i, x) {
+		const char *cn = json_string_value(x);
+		char *ck = xasprintf("%s:%s", file, cn);
+		const char *cf = json_object_get(c->defs, ck) ? file : json_string_value(json_object_get(c->def_file, cn));
+
+		free(ck);
+		if (strcmp(cn, fn) && (r = unseen_from(c, cf ? cf : file, cn, depth + 1)))
+			break;
+	}
+	return r;
+}
+
+/*
+ * A method of P's ops (a function member), or a function it hands the file
+ * to, whose body no parsed file holds: *MK the member, *FN the function.
+ */
+static bool unseen_method(struct cx *c, struct impl *p, const char **mk, const char **fn)
+{
+	json_t *o, *mv;
+	size_t i;
+	const char *k;
+
+	json_array_foreach(p->ops, i, o) {
+		json_object_foreach(json_object_get(o, "members"), k, mv) {
+			const char *u = unseen_from(c, def_file_of(c, mv, str(o, "file")), str(mv, "function"), 0);
+
+			if (u) {
+				*mk = k;
+				*fn = u;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* A base that is private_data itself (or container_of it), not a field read through it. */
 static bool pd_itself(json_t *b)
 {
@@ -1201,6 +1295,12 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 	}
 	if (!p->fn) {
 		set_verdict(&v, "unknown", "the definition of %s() was not parsed", p->name);
+		goto done;
+	}
+	if (!strcmp(str(layer, "found_via"), "its function takes a poll_table")) {
+		/* whether the unseen caller busy-polls or delegates is not known */
+		set_verdict(&v, "unknown", "%s is a poll method (its function takes a poll_table), but no file "
+			    "poll the scan saw calls it", p->layer);
 		goto done;
 	}
 	if ((e = fn_errors(c, p->fn))) {
@@ -1362,12 +1462,33 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 				goto done;
 			}
 		}
+		if (!strcmp(base, "private_data")) {
+			json_t *s;
+			size_t si;
+
+			json_array_foreach(sites, si, s)
+				if (json_is_true(json_object_get(s, "private_data_null"))) {
+					set_verdict(&v, "single-dynamic", "head %s hangs off private_data, which %s() "
+						    "leaves NULL at open: it is set later", hexpr, str(s, "function"));
+					goto done;
+				}
+		}
 		if (!strcmp(base, "private_data") && json_array_size(reassigned)) {
 			json_t *ra = json_array_get(reassigned, 0);
 
 			set_verdict(&v, "single-dynamic", "head %s hangs off private_data, which %s() (->%s) "
 				    "reassigns after open", hexpr, str(ra, "function"), str(ra, "member"));
 			goto done;
+		}
+		if (!strcmp(bk, "param")) {
+			/* a method whose body was not seen may change what the head hangs off */
+			const char *um, *uf;
+
+			if (unseen_method(c, p, &um, &uf)) {
+				set_verdict(&v, "unknown", "head %s is derived from the file, but the body of ->%s %s() "
+					    "was not seen: it could change the head after open", hexpr, um, uf);
+				goto done;
+			}
 		}
 		if (uncond && json_array_size(json_object_get(r, "guards"))) {
 			/*
@@ -1540,6 +1661,8 @@ pt_check:
 				p->layer);
 	}
 done:
+	if (!is_root && !strcmp(v.conv, "review"))
+		v.conv = "no";	/* a lower layer has no ->poll_mask: nothing to review there */
 	{
 		json_t *busy = json_array(), *dele = json_array(), *ptu = json_array();
 		char *sub;

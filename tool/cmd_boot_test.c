@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "boot.h"
+#include "tree.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -224,14 +225,16 @@ int cmd_boot_test(int argc, char **argv)
 	struct report rep;
 	struct strbuf cmdline = STRBUF_INIT;
 	char *guest = NULL, *initrd, *bootdir, *text, *path;
+	char *outdir, *workdir, *kpdir, *busybox, *qemu = NULL;
 	int c, jobs = online_cpus();
-	bool bench = true, quiet = false, plan = false;
+	bool bench = true, quiet = false, plan = false, out_given = false;
+	const char *typed_out, *typed_work;
 	json_t *j;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o': out = optarg; out_given = true; break;
 		case 'j':
 			jobs = atoi(optarg);
 			if (jobs < 1 || jobs > 1024)
@@ -282,8 +285,23 @@ int cmd_boot_test(int argc, char **argv)
 	}
 	for (int i = 0; i < argc; i++)
 		sb_addf(&cmdline, "%s%s", i ? " " : "polltax ", argv[i]);
-	if (!guest)
+	/* every path as typed, resolved against the cwd once: git, make and qemu run elsewhere */
+	typed_out = out;
+	typed_work = work;
+	out = outdir = abs_path(out);
+	work = workdir = abs_path(work);
+	kpatches = kpdir = abs_path(kpatches);
+	go.busybox = busybox = abs_path(go.busybox);
+	if (strchr(go.qemu, '/'))
+		go.qemu = qemu = abs_path(go.qemu);	/* a program name is looked up in $PATH */
+	if (guest) {
+		char *g = abs_path(guest);
+
+		free(guest);
+		guest = g;
+	} else {
 		guest = default_guest();
+	}
 	go.guest = guest;
 
 	series_read(&s, argv[optind]);
@@ -292,6 +310,19 @@ int cmd_boot_test(int argc, char **argv)
 
 	if (plan)
 		return print_plan(&s, &rep, argv[optind + 1], mutate, out);
+	{
+		struct tree t;
+
+		/*
+		 * the arguments first, then the tools: a wrong tree is said
+		 * before a missing qemu.  Nothing is written into the tree:
+		 * not the outputs, not the scratch worktrees.
+		 */
+		tree_open(&t, argv[optind + 1]);
+		refuse_inside_tree(out, typed_out, "-o", !out_given, t.root);
+		refuse_inside_tree(work, typed_work, "--work", false, t.root);
+		tree_free(&t);
+	}
 	need_program(go.qemu, "qemu-system-x86");
 	need_program("git", "git");
 	need_program("make", "make");
@@ -394,6 +425,11 @@ int cmd_boot_test(int argc, char **argv)
 	free(initrd);
 	free(bootdir);
 	free(guest);
+	free(outdir);
+	free(workdir);
+	free(kpdir);
+	free(busybox);
+	free(qemu);
 	sb_release(&cmdline);
 	return c;
 }

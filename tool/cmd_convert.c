@@ -71,7 +71,7 @@ int cmd_convert(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *scan_dir = NULL, *output = NULL;
+	const char *scan_dir = NULL, *output = NULL, *typed_out;
 	struct strvec only = STRVEC_INIT, files = STRVEC_INIT;
 	bool plan_only = false, quiet = false;
 	struct tree t;
@@ -98,9 +98,14 @@ int cmd_convert(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
+	/* every path as typed, resolved against the cwd once */
+	typed_out = output;
+	scan_dir = abs_path(scan_dir);
+	output = abs_path(output);
 	if (!have_program("spatch"))
 		die_code(EXIT_TOOL, "spatch not found (apt-get install coccinelle)");
 	tree_open(&t, argv[optind]);
+	refuse_inside_tree(output, typed_out, "-o", false, t.root);
 	scan = pipeline_scan(&t, scan_dir, NULL, quiet);
 	impls = pipeline_convertible(scan);
 
@@ -194,5 +199,7 @@ out:
 	sv_clear(&only);
 	sv_clear(&files);
 	tree_free(&t);
+	free((char *)scan_dir);
+	free((char *)output);
 	return 0;
 }

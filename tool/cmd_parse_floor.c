@@ -70,7 +70,12 @@ int cmd_parse_floor(int argc, char **argv)
 		die_code(EXIT_USAGE, "usage: polltax parse-floor [-j N] [--build DIR] [--no-pch] [--list] KERNEL_DIR");
 	o.prep.jobs = o.jobs;
 	o.prep.quiet = true;
+	/* resolved against the cwd once: make runs in the tree */
+	o.prep.build = abs_path(o.prep.build);
+	o.times = abs_path(o.times);
 	tree_open(&t, argv[optind]);
+	refuse_inside_tree(o.prep.build, o.prep.build, "--build", false, t.root);
+	refuse_inside_tree(o.times, o.times, "--times", false, t.root);
 	if (list) {
 		struct flags fl;
 
@@ -82,10 +87,14 @@ int cmd_parse_floor(int argc, char **argv)
 		sv_clear(&files);
 		sv_clear(&skipped);
 		tree_free(&t);
+		free((char *)o.prep.build);
+		free((char *)o.times);
 		return 0;
 	}
 	secs = scan_parse_floor(&t, &o, &n);
 	printf("%zu files parsed in %.2f s\n", n, secs);
 	tree_free(&t);
+	free((char *)o.prep.build);
+	free((char *)o.times);
 	return 0;
 }

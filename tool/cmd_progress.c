@@ -103,7 +103,7 @@ int cmd_progress(int argc, char **argv)
 	const char *svg_path = NULL, *since = NULL, *md = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	json_t *h, *mv = NULL;
-	char *hp, *svg;
+	char *hp, *svg, *dir;
 	int c;
 
 	optind = 1;
@@ -120,15 +120,20 @@ int cmd_progress(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
-	hp = path_join(argv[optind], "history.json");
+	/* every path as typed, resolved against the cwd once */
+	dir = abs_path(argv[optind]);
+	svg_path = abs_path(svg_path);
+	since = abs_path(since);
+	md = abs_path(md);
+	hp = path_join(dir, "history.json");
 	if (!is_file(hp))
 		die_code(EXIT_INPUT, "no history in '%s'; every 'polltax scan -o %s' adds to it", hp, argv[optind]);
 	h = history_load(hp);
 	if (!json_array_size(h))
 		die_code(EXIT_INPUT, "'%s' records no scan", hp);
-	svg = svg_path ? xstrdup(svg_path) : path_join(argv[optind], "progress.svg");
+	svg = svg_path ? xstrdup(svg_path) : path_join(dir, "progress.svg");
 	if (since) {
-		json_t *old = load_scan(since), *cur = load_scan(argv[optind]);
+		json_t *old = load_scan(since), *cur = load_scan(dir);
 
 		mv = movement_compute(old, cur);
 		json_decref(old);
@@ -170,5 +175,9 @@ int cmd_progress(int argc, char **argv)
 	json_decref(h);
 	free(svg);
 	free(hp);
+	free(dir);
+	free((char *)svg_path);
+	free((char *)since);
+	free((char *)md);
 	return 0;
 }

@@ -45,7 +45,7 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { NULL, NULL, NULL };
-	char *p;
+	char *p, *dir;
 	int c;
 
 	optind = 1;
@@ -62,7 +62,11 @@ int cmd_report(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
-	p = path_join(argv[optind], "polltax.json");
+	/* every path as typed, resolved against the cwd once */
+	dir = abs_path(argv[optind]);
+	o.out = abs_path(o.out);
+	o.since = abs_path(o.since);
+	p = path_join(dir, "polltax.json");
 	if (!is_file(p))
 		die_code(EXIT_INPUT, "'%s' holds no scan (no polltax.json); run 'polltax scan -o %s' first",
 			 argv[optind], argv[optind]);
@@ -73,7 +77,10 @@ int cmd_report(int argc, char **argv)
 			die_code(EXIT_INPUT, "'%s' holds no scan (no polltax.json)", o.since);
 		free(p);
 	}
-	if (report_write(argv[optind], &o) < 0)
+	if (report_write(dir, &o) < 0)
 		die("cannot write the report of '%s'", argv[optind]);
+	free(dir);
+	free((char *)o.out);
+	free((char *)o.since);
 	return 0;
 }

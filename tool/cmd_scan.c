@@ -30,11 +30,13 @@ static const char usage[] =
 "'make O=<cache> CONFIG prepare' in its cache.  The tree is never written to.\n"
 "\n"
 "options:\n"
-"  -o, --output DIR     where to write (default: polltax-out)\n"
+"  -o, --output DIR     where to write (default: polltax-out, in the current\n"
+"                       directory); never inside KERNEL_DIR: refused there\n"
 "  -j, --jobs N         parallel parses (default: number of CPUs)\n"
 "      --config TARGET  configuration to prepare (default: allmodconfig)\n"
 "      --build DIR      prepared build directory to use (O=)\n"
-"      --no-cache       parse everything again\n"
+"      --no-cache       read no cached result: parse every file and give it to\n"
+"                       Coccinelle again (the entries are written anew)\n"
 "      --no-cocci       skip the Coccinelle second opinion\n"
 "      --no-pch         do not precompile the headers files share (slower;\n"
 "                       for checking that the facts are the same)\n"
@@ -48,8 +50,11 @@ static const char usage[] =
 "  -q, --quiet          no progress output\n"
 "  -h, --help           this text\n"
 "\n"
-"exit status: 0 done, 2 usage, 3 bad input (not a kernel tree, prepare\n"
-"failed), 4 a required tool is missing, 128 other fatal errors.\n";
+"exit status: 0 done, 2 usage (an output inside KERNEL_DIR too), 3 bad input\n"
+"(not a kernel tree, prepare failed), 4 a required tool is missing, 128 other\n"
+"fatal errors.\n";
+
+#define DEFAULT_OUT "polltax-out"
 
 int cmd_scan(int argc, char **argv)
 {
@@ -68,16 +73,19 @@ int cmd_scan(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct scan_opts o = { .outdir = "polltax-out", .timeout = 300 };
+	struct scan_opts o = { .outdir = DEFAULT_OUT, .timeout = 300 };
 	struct tree t;
 	json_t *res;
 	sigset_t hold, old;
+	char *outdir, *build, *times;
+	const char *typed_out;
+	bool out_given = false;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': o.outdir = optarg; break;
+		case 'o': o.outdir = optarg; out_given = true; break;
 		case 'j':
 			o.jobs = atoi(optarg);
 			if (o.jobs < 1 || o.jobs > 1024)
@@ -106,7 +114,19 @@ int cmd_scan(int argc, char **argv)
 	}
 	o.prep.jobs = o.jobs;
 	o.prep.quiet = o.quiet;
+	/* every path as typed, resolved against the cwd once (make runs in the tree) */
+	outdir = abs_path(o.outdir);
+	build = abs_path(o.prep.build);
+	times = abs_path(o.times);
 	tree_open(&t, argv[optind]);
+	/* before anything is written: the tree is only read */
+	refuse_inside_tree(outdir, o.outdir, "-o", !out_given, t.root);
+	refuse_inside_tree(build, o.prep.build, "--build", false, t.root);
+	refuse_inside_tree(times, o.times, "--times", false, t.root);
+	typed_out = o.outdir;
+	o.outdir = outdir;
+	o.prep.build = build;
+	o.times = times;
 	res = scan_tree(&t, &o);
 	/*
 	 * Each file is renamed into place whole; with the interrupting signals
@@ -131,9 +151,12 @@ int cmd_scan(int argc, char **argv)
 		fprintf(stderr, "polltax: %lld implementations, %lld disagreements; wrote %s/polltax.json, "
 			"polltax.csv, summary.md\n",
 			json_integer_value(json_object_get(cn, "implementations")),
-			json_integer_value(json_object_get(cn, "disagreements")), o.outdir);
+			json_integer_value(json_object_get(cn, "disagreements")), typed_out);
 	}
 	json_decref(res);
 	tree_free(&t);
+	free(outdir);
+	free(build);
+	free(times);
 	return 0;
 }

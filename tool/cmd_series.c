@@ -38,7 +38,8 @@ static const char usage[] =
 "~/.cache/polltax/work/.\n"
 "\n"
 "options:\n"
-"  -o, --output DIR       where to write (replaced as a whole)\n"
+"  -o, --output DIR       where to write (replaced as a whole; not inside\n"
+"                         KERNEL_DIR)\n"
 "      --scan SCAN_DIR    use this scan of KERNEL_DIR (default: scan now,\n"
 "                         into DIR/scan/)\n"
 "      --signoff ID       \"Name <mail>\" for Signed-off-by and the author\n"
@@ -397,6 +398,16 @@ struct group {
 	char *commit;
 };
 
+/* The staging directory of this run, removed if it dies before the rename (die() exits). */
+static char *stage_dir;
+static pid_t stage_owner;
+
+static void remove_stage(void)
+{
+	if (stage_dir && getpid() == stage_owner && is_dir(stage_dir))
+		rm_rf(stage_dir);
+}
+
 static int cmp_group(const void *a, const void *b)
 {
 	return strcmp(((const struct group *)a)->key, ((const struct group *)b)->key);
@@ -431,6 +442,7 @@ int cmd_series(int argc, char **argv)
 	json_t *scan, *impls, *x, *refused = json_array(), *converted = json_array(), *info, *postings;
 	json_t *commits = json_array();
 	char *name, *email, *signoff, *infra, *outdir, *stage, *cmdline, *scan_write = NULL;
+	const char *typed_out;
 	double t0 = now_seconds();
 	int c;
 
@@ -467,12 +479,18 @@ int cmd_series(int argc, char **argv)
 	}
 	if (o.infra && o.no_infra)
 		die_code(EXIT_USAGE, "--infra and --no-infra exclude each other");
+	/* git format-patch and spatch run in the scratch tree: the paths must not depend on a cwd */
+	typed_out = o.out;
+	o.out = abs_path(o.out);
+	o.scan = abs_path(o.scan);
+	o.infra = abs_path(o.infra);
 	for (const char *const *p = (const char *const[]){ "git", "spatch", "perl", NULL }; *p; p++)
 		if (!have_program(*p))
 			die_code(EXIT_TOOL, "%s not found (apt-get install %s)", *p,
 				 !strcmp(*p, "spatch") ? "coccinelle" : *p);
 	cmdline = command_line(&o);
 	tree_open(&t, argv[optind]);
+	refuse_inside_tree(o.out, typed_out, "-o", false, t.root);
 	identity(&o, &t, &name, &email);
 	signoff = xasprintf("%s <%s>", name, email);
 	infra = infra_patch(&o, &t);
@@ -496,6 +514,9 @@ int cmd_series(int argc, char **argv)
 	stage = xasprintf("%s.tmp-%d", outdir, (int)getpid());
 	if (mkdir_p(stage) < 0)
 		die("cannot create '%s': %s", stage, strerror(errno));
+	stage_dir = stage;
+	stage_owner = getpid();
+	atexit(remove_stage);
 	if (!o.scan)
 		scan_write = path_join(stage, "scan");
 	scan = pipeline_scan(&t, o.scan, scan_write, o.quiet);
@@ -659,6 +680,7 @@ int cmd_series(int argc, char **argv)
 	json_object_set(info, "converted", converted);
 	json_object_set(info, "refused", refused);
 	json_object_set_new(info, "command", json_string(cmdline));
+	json_object_set_new(info, "max_patches", json_integer(o.max));
 	json_object_set_new(info, "infra", infra ? json_string(strrchr(infra, '/') + 1) : json_null());
 	{
 		char *ms = measurements(infra);
@@ -829,6 +851,7 @@ int cmd_series(int argc, char **argv)
 			die("cannot move '%s' away: %s", outdir, strerror(errno));
 		if (rename(stage, outdir) < 0)
 			die("cannot rename '%s' to '%s': %s", stage, outdir, strerror(errno));
+		stage_dir = NULL;
 		if (is_dir(old))
 			rm_rf(old);
 		free(old);
@@ -863,6 +886,9 @@ int cmd_series(int argc, char **argv)
 	free(stage);
 	free(cmdline);
 	free(scan_write);
+	free((char *)o.out);
+	free((char *)o.scan);
+	free((char *)o.infra);
 	sv_clear(&o.only);
 	tree_free(&t);
 	return 0;

@@ -581,6 +581,8 @@ int cmd_verify(int argc, char **argv)
 	bool all_ok = true, no_tree, baseline_ready = false;
 	struct strvec base_w = STRVEC_INIT;
 	double t0 = now_seconds();
+	char *dir;
+	const char *typed_out;
 	int c;
 
 	optind = 1;
@@ -603,15 +605,20 @@ int cmd_verify(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (!is_dir(argv[optind]))
+	/* git am and make run in the scratch tree: no path may depend on the cwd */
+	dir = abs_path(argv[optind]);
+	typed_out = o.output;
+	o.output = abs_path(o.output);
+	if (!is_dir(dir))
 		die_code(EXIT_INPUT, "'%s' is not a directory of patches", argv[optind]);
-	find_patches(argv[optind], &patches);
+	find_patches(dir, &patches);
 	if (!patches.n)
 		die_code(EXIT_INPUT, "no patches in '%s' (0*.patch, or posting-N/0*.patch)", argv[optind]);
 	for (const char *const *p = (const char *const[]){ "git", "perl", "make", "gcc", "sparse", NULL }; *p; p++)
 		if (!have_program(*p))
 			die_code(EXIT_TOOL, "%s not found (apt-get install %s)", *p, *p);
 	tree_open(&t, argv[optind + 1]);
+	refuse_inside_tree(o.output, typed_out, "-o", false, t.root);
 	scratch_open(&s, &t, "verify", o.quiet);
 	scratch_identity("polltax verify", "verify@localhost", s.date);
 	unsetenv("GIT_AUTHOR_NAME");
@@ -665,7 +672,7 @@ int cmd_verify(int argc, char **argv)
 		const char *base = strrchr(patches.v[i], '/') + 1;
 		char *abs = realpath_or_die(patches.v[i]);
 
-		r->patch = xstrdup(patches.v[i] + strlen(argv[optind]) + (patches.v[i][strlen(argv[optind])] == '/'));
+		r->patch = xstrdup(patches.v[i] + strlen(dir) + (patches.v[i][strlen(dir)] == '/'));
 		r->ok = true;
 		r->build = r->sparse = "-";
 		if (!o.quiet)
@@ -712,7 +719,7 @@ int cmd_verify(int argc, char **argv)
 			sb_release(&log0);
 			/* the rest cannot apply on top */
 			for (size_t k = i + 1; k < patches.n; k++) {
-				rows[k].patch = xstrdup(patches.v[k] + strlen(argv[optind]) + 1);
+				rows[k].patch = xstrdup(patches.v[k] + strlen(dir) + 1);
 				rows[k].am = "not tried";
 				rows[k].build = rows[k].sparse = rows[k].checkpatch = "-";
 				rows[k].build_note = xstrdup("");
@@ -818,6 +825,8 @@ int cmd_verify(int argc, char **argv)
 	sv_clear(&base_w);
 	sv_clear(&b.flags);
 	free(b.build);
+	free(dir);
+	free((char *)o.output);
 	scratch_free(&s);
 	tree_free(&t);
 	return all_ok ? 0 : EXIT_FINDINGS;

@@ -3,7 +3,7 @@
  * cocci.c - run cocci/classify.cocci (virtual facts) with spatch and read
  * its tab-separated lines (format in the script's header).  Results are
  * cached per file, keyed by the script and the file's bytes, so a warm scan
- * runs spatch only on what changed.  Files are handed to spatch through a
+ * runs spatch only on what changed (scan --no-cache reads no entry).  Files are handed to spatch through a
  * list in the cache directory and spatch runs from the tree root, so FILE
  * fields come back relative to the tree.
  */
@@ -86,7 +86,7 @@ static void parse_lines(const char *buf, json_t *out)
 	}
 }
 
-json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool quiet)
+json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool no_cache, bool quiet)
 {
 	char *script = xasprintf("%s/classify.cocci", cocci_dir()), *sbuf;
 	size_t slen;
@@ -123,7 +123,7 @@ json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool q
 		}
 		keys[i] = xasprintf("%s/cocci/%016llx.tsv", cache_root(), (unsigned long long)XXH64_digest(h));
 		XXH64_freeState(h);
-		if (read_file(keys[i], &cached, NULL) == 0) {
+		if (!no_cache && read_file(keys[i], &cached, NULL) == 0) {
 			parse_lines(cached, out);
 			free(cached);
 		} else {
@@ -167,8 +167,8 @@ json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool q
 		/* one file per group: a timeout then costs that file only */
 		for (size_t i = 0; i < todo.n; i++)
 			sb_addf(&list, "%s\n\n", todo.v[i]);
-		if (write_file_atomic(groups, list.buf, list.len) < 0) {
-			warning("cannot write '%s': no Coccinelle second opinion", groups);
+		if (cache_write(groups, list.buf, list.len) < 0) {
+			warning("no Coccinelle second opinion: its list of files cannot be written");
 			goto out;
 		}
 		sv_push(&argv, "--file-groups");
@@ -203,7 +203,7 @@ json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool q
 						json_string_value(json_object_get(v, "reason")));
 				}
 				if (rc == 0)
-					write_file_atomic(keys[i], e.buf ? e.buf : "", e.len);
+					cache_write(keys[i], e.buf ? e.buf : "", e.len);
 				sb_release(&e);
 				free(safe);
 			}

@@ -16,8 +16,10 @@ const char *cocci_dir(void);
 /*
  * Run the classifier over FILES (relative to ROOT).  Returns an object
  * "file:function" -> {file, line, function, ops_type, class, nheads, heads,
- * reason}; NULL (with a warning) when spatch is missing or fails.
+ * reason}; NULL (with a warning) when spatch is missing or fails.  With
+ * NO_CACHE (scan --no-cache) every file goes to spatch again: no cache
+ * entry is read, and each is written anew.
  */
-json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool quiet);
+json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool no_cache, bool quiet);
 
 #endif

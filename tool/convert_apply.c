@@ -181,6 +181,42 @@ static bool our_member(const char *l, const struct strvec *names)
 	return false;
 }
 
+/* Column of the value of an initializer line "\t.name<ws>=<ws>value", -1 otherwise. */
+static int init_val_col(const char *l)
+{
+	const char *eq;
+
+	if (init_eq_col(l, NULL) == -1)
+		return -1;
+	eq = strchr(l, '=') + 1;
+	return col_of(l, (size_t)(eq + strspn(eq, " \t") - l));
+}
+
+/*
+ * The column the members around line I (not ours) align their values to,
+ * when they write ".name =" and pad after the '=' instead (".owner =
+ * THIS_MODULE" beside ".fasync =\thidraw_fasync": drivers/hid/hidraw.c):
+ * two of them with '=' in different columns and their values in the same
+ * one.  -1 when they do not.
+ */
+static int value_col(char **v, size_t n, const bool *ours, size_t i)
+{
+	int eq[8], val[8], m = 0;
+	bool tabs;
+
+	for (size_t k = i > 4 ? i - 4 : 0; k < n && k <= i + 4 && m < 8; k++) {
+		if (k == i || ours[k] || init_eq_col(v[k], &tabs) != -2)
+			continue;
+		eq[m] = col_of(v[k], (size_t)(strchr(v[k], '=') - v[k]));
+		val[m++] = init_val_col(v[k]);
+	}
+	for (int a = 0; a < m; a++)
+		for (int b = a + 1; b < m; b++)
+			if (val[a] == val[b] && eq[a] != eq[b])
+				return val[a];
+	return -1;
+}
+
 /* Re-align ".member<ws>= NAME" (a member polltax wrote, NAME in NAMES) with the neighbouring members. */
 static char *realign(const char *text, const struct strvec *names)
 {
@@ -214,6 +250,30 @@ static char *realign(const char *text, const struct strvec *names)
 		rest = strchr(p, '=');
 		sb_add(&sb, l, (size_t)(p - l));
 		sb_add(&sb, member, ml);
+		if (target == -2 && (target = value_col(v, n, ours, i)) >= 0) {
+			/* ".member = " and the value at the neighbours' column, padded as the line was */
+			const char *val = rest + 1 + strspn(rest + 1, " \t");
+			bool pad_tabs = memchr(rest + 1, '\t', (size_t)(val - rest - 1)) != NULL;
+			int col;
+
+			sb_adds(&sb, " =");
+			col = col_of(sb.buf, sb.len);
+			if (col + 1 > target) {
+				sb_addc(&sb, ' ');
+			} else if (pad_tabs && (target % 8 == 0)) {
+				while (col < target) {
+					sb_addc(&sb, '\t');
+					col = (col / 8 + 1) * 8;
+				}
+			} else {
+				while (col++ < target)
+					sb_addc(&sb, ' ');
+			}
+			sb_adds(&sb, val);
+			free(v[i]);
+			v[i] = sb_detach(&sb);
+			continue;
+		}
 		{
 			int col = col_of(sb.buf, sb.len);
 
@@ -339,21 +399,30 @@ static char *tidy_kerneldoc(const char *text, const char *old_fn, const char *fn
 	return r;
 }
 
-/* .poll = fn in #define bodies (ops built by macros): the same rewrite, as text. */
-static char *fix_macros(const char *text, const char *fn, const char *mask_fn, bool *changed)
+/*
+ * .poll = fn in #define bodies (ops built by macros): the same rewrite, as
+ * text.  MACROS gets the name of each macro rewritten.
+ */
+static char *fix_macros(const char *text, const char *fn, const char *mask_fn, bool *changed, struct strvec *macros)
 {
 	size_t n;
 	char **v = split_lines(text, &n);
 	bool in_define = false;
-	char *r;
+	char *r, *name = NULL;
 
 	*changed = false;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = v[i] + strspn(v[i], " \t");
 		size_t len = strlen(v[i]);
 
-		if (!strncmp(p, "#define", 7) || !strncmp(p, "# define", 8))
+		if (!strncmp(p, "#define", 7) || !strncmp(p, "# define", 8)) {
+			const char *m = p + (p[1] == ' ' ? 8 : 7);
+
+			m += strspn(m, " \t");
+			free(name);
+			name = xstrndup(m, strspn(m, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"));
 			in_define = true;
+		}
 		if (in_define) {
 			char *q = strstr(v[i], ".poll");
 
@@ -372,6 +441,8 @@ static char *fix_macros(const char *text, const char *fn, const char *mask_fn, b
 						free(v[i]);
 						v[i] = nl;
 						*changed = true;
+						if (name && *name && !sv_contains(macros, name))
+							sv_push(macros, name);
 						break;
 					}
 				}
@@ -384,7 +455,35 @@ static char *fix_macros(const char *text, const char *fn, const char *mask_fn, b
 	}
 	r = join_lines(v, n, text[0] && text[strlen(text) - 1] == '\n');
 	free_lines(v, n);
+	free(name);
 	return r;
+}
+
+/* "EXPORT_SYMBOL_GPL" when TEXT exports NAME, else NULL. */
+static const char *export_of(const char *text, const char *name)
+{
+	static const char *const ex[] = { "EXPORT_SYMBOL_GPL", "EXPORT_SYMBOL_NS_GPL", "EXPORT_SYMBOL_NS",
+					  "EXPORT_SYMBOL", NULL };
+
+	for (int i = 0; ex[i]; i++) {
+		const char *p = text;
+		size_t el = strlen(ex[i]), nl = strlen(name);
+
+		while ((p = strstr(p, ex[i]))) {
+			const char *q = p + el;
+
+			p = q;
+			q += strspn(q, " \t");
+			if (*q != '(')
+				continue;
+			q++;
+			q += strspn(q, " \t");
+			if (!strncmp(q, name, nl) && !(q[nl] == '_' || (q[nl] >= 'a' && q[nl] <= 'z') ||
+						      (q[nl] >= 'A' && q[nl] <= 'Z') || (q[nl] >= '0' && q[nl] <= '9')))
+				return ex[i];
+		}
+	}
+	return NULL;
 }
 
 static int write_rel(struct convert *c, const char *rel, const char *text);
@@ -607,7 +706,7 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 	char *sp_head = path_join(c->cocci_dir, "f_poll_head.cocci");
 	struct strvec files = STRVEC_INIT, argv = STRVEC_INIT, names = STRVEC_INIT;
 	struct saved sv = { STRVEC_INIT, STRVEC_INIT };
-	json_t *x, *s;
+	json_t *x, *s, *fops_macros = json_array();
 	size_t i;
 	char *text = NULL;
 	int rc = -1;
@@ -684,11 +783,19 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 	json_array_foreach(json_object_get(plan, "files"), i, x) {
 		const char *rel = json_string_value(x);
 		char *t = cv_read_rel(c, rel), *nt;
+		struct strvec macros = STRVEC_INIT;
 		bool changed;
 
 		if (!t)
 			continue;
-		nt = fix_macros(t, fn, mask, &changed);
+		nt = fix_macros(t, fn, mask, &changed, &macros);
+		/* what the commit message must tell: a macro other ops share, an export renamed */
+		for (size_t k = 0; k < macros.n; k++)
+			json_array_append_new(fops_macros, json_pack("{s:s, s:s}", "macro", macros.v[k], "file", rel));
+		sv_clear(&macros);
+		if (export_of(nt, mask) && !json_object_get(plan, "export"))
+			json_object_set_new(plan, "export", json_pack("{s:s, s:s}", "how", export_of(nt, mask),
+								    "file", rel));
 		if (changed && write_rel(c, rel, nt) < 0) {
 			free(t);
 			free(nt);
@@ -802,11 +909,15 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 		free(t);
 		free(t2);
 	}
+	if (json_array_size(fops_macros))
+		json_object_set(plan, "fops_macros", fops_macros);
 	rc = 0;
 	goto out;
 fail:
 	restore_files(c, &sv);
+	json_object_del(plan, "export");
 out:
+	json_decref(fops_macros);
 	free(text);
 	sv_clear(&files);
 	sv_clear(&argv);

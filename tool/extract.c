@@ -76,9 +76,9 @@ struct ectx {
 	json_t *functions, *fn_done, *ops, *assigns, *refs;
 	json_t *pd_sets, *ph_sets, *pollfree, *errors, *relcache, *defs, *field_sets;
 	json_t *returns;	/* extern function -> what its result is derived from */
-	json_t *ret_memo;	/* function USR -> index in ret_v, or -1 while in progress */
-	struct deriv *ret_v;
-	size_t ret_n, ret_alloc;
+	json_t *memo;		/* derivation key -> index in memo_v, or -1 while in progress */
+	struct deriv *memo_v;
+	size_t memo_n, memo_alloc;
 	struct fstate *fs;
 	int depth;
 	CXCursor guard;		/* the value an enclosing "if (!E)" tests, or a null cursor */
@@ -354,6 +354,19 @@ struct pt_scan {
 	int param;
 };
 
+static bool has_void_ptr_param(CXCursor fn)
+{
+	int n = clang_Cursor_getNumArguments(fn);
+
+	for (int i = 0; i < n; i++) {
+		CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i)));
+
+		if (t.kind == CXType_Pointer && clang_getCanonicalType(clang_getPointeeType(t)).kind == CXType_Void)
+			return true;
+	}
+	return false;
+}
+
 /* poll_wait(f, head, (poll_table *)arg): ARG, a parameter of S->fn, carries the table */
 static enum CXChildVisitResult pt_scan_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -494,7 +507,7 @@ static void add_alt(struct deriv *d, const char *t)
 		snprintf(d->alts[d->nalts++], sizeof(d->alts[0]), "%s", t);
 }
 
-static void derive_local(struct ectx *x, CXCursor var, struct deriv *d)
+static void derive_local_uncached(struct ectx *x, CXCursor var, struct deriv *d)
 {
 	struct assign_scan s = { x, var, { NULL, 0, 0 }, false };
 	CXCursor init = clang_Cursor_getVarDeclInitializer(var);
@@ -554,6 +567,61 @@ out:
 	free(name);
 }
 
+/* A cache of derivations (locals, function results) in this translation unit. */
+static struct deriv *memo_get(struct ectx *x, const char *key, bool *busy)
+{
+	json_t *m = json_object_get(x->memo, key);
+
+	*busy = m && json_integer_value(m) < 0;
+	return m && !*busy ? &x->memo_v[json_integer_value(m)] : NULL;
+}
+
+static void memo_put(struct ectx *x, const char *key, const struct deriv *d)
+{
+	if (!d) {
+		json_object_set_new(x->memo, key, json_integer(-1));	/* in progress */
+		return;
+	}
+	if (x->memo_n == x->memo_alloc) {
+		x->memo_alloc = x->memo_alloc * 2 + 16;
+		x->memo_v = realloc(x->memo_v, x->memo_alloc * sizeof(*x->memo_v));
+		if (!x->memo_v)
+			die("out of memory");
+	}
+	x->memo_v[x->memo_n] = *d;
+	json_object_set_new(x->memo, key, json_integer((json_int_t)x->memo_n++));
+}
+
+/*
+ * What local VAR holds: each local is derived once per translation unit
+ * (its function is scanned for assignments), not once per use; a local
+ * that depends on itself (a = b; b = a) is unknown.
+ */
+static void derive_local(struct ectx *x, CXCursor var, struct deriv *d)
+{
+	CXSourceLocation l = clang_getCursorLocation(var);
+	unsigned off;
+	CXFile f;
+	char key[48];
+	bool busy;
+	struct deriv *m;
+
+	clang_getSpellingLocation(l, &f, NULL, NULL, &off);
+	snprintf(key, sizeof(key), "l%p:%u", f, off);
+	m = memo_get(x, key, &busy);
+	if (m) {
+		*d = *m;
+		return;
+	}
+	if (busy) {
+		d_set(d, D_UNKNOWN, "a local derived from itself");
+		return;
+	}
+	memo_put(x, key, NULL);
+	derive_local_uncached(x, var, d);
+	memo_put(x, key, d);
+}
+
 struct ret_scan {
 	struct ectx *x;
 	struct deriv *d;
@@ -601,8 +669,8 @@ static bool derive_returns(struct ectx *x, CXCursor def, struct deriv *d)
 	struct ret_scan s = { x, d, false, false };
 	struct cvec ch;
 	char *usr, *name;
-	json_t *memo;
-	size_t slot;
+	struct deriv *memo;
+	bool busy;
 
 	if (clang_Cursor_isNull(def) || !clang_isCursorDefinition(def))
 		return false;
@@ -612,34 +680,24 @@ static bool derive_returns(struct ectx *x, CXCursor def, struct deriv *d)
 		return false;
 	}
 	usr = cxs(clang_getCursorUSR(def));
-	memo = json_object_get(x->ret_memo, usr);
-	if (memo) {
-		json_int_t i = json_integer_value(memo);
-
-		if (i < 0)
+	memo = memo_get(x, usr, &busy);
+	if (memo || busy) {
+		if (busy)
 			d_set(d, D_UNKNOWN, "a recursive function's result");
 		else
-			*d = x->ret_v[i];
+			*d = *memo;
 		free(usr);
 		free(ch.c);
 		return true;
 	}
-	json_object_set_new(x->ret_memo, usr, json_integer(-1));
+	memo_put(x, usr, NULL);
 	name = cxs(clang_getCursorSpelling(def));
 	clang_visitChildren(ch.c[ch.n - 1], ret_scan_cb, &s);
 	if (!s.have)
 		d_set(d, D_UNKNOWN, "%s() returns no object", name);
 	else if (s.differ)
 		d_set(d, D_DYNAMIC, "%s() returns different objects", name);
-	if (x->ret_n == x->ret_alloc) {
-		x->ret_alloc = x->ret_alloc * 2 + 16;
-		x->ret_v = realloc(x->ret_v, x->ret_alloc * sizeof(*x->ret_v));
-		if (!x->ret_v)
-			die("out of memory");
-	}
-	slot = x->ret_n++;
-	x->ret_v[slot] = *d;
-	json_object_set_new(x->ret_memo, usr, json_integer((json_int_t)slot));
+	memo_put(x, usr, d);
 	free(name);
 	free(usr);
 	free(ch.c);
@@ -1053,6 +1111,15 @@ static void add_ref(struct ectx *x, CXCursor var, const char *ctx, CXCursor at, 
 	free(ty);
 }
 
+/* A function whose body this translation unit has, outside the main file: a header's inline. */
+static bool header_inline(struct ectx *x, CXCursor fn)
+{
+	CXCursor def = clang_getCursorDefinition(fn);
+
+	return !clang_Cursor_isNull(def) && clang_isCursorDefinition(def) &&
+	       !clang_File_isEqual(cursor_loc(def).file, x->mainfile);
+}
+
 static void handle_call(struct ectx *x, CXCursor call, int cond, const char *assigned_to)
 {
 	CXCursor callee = clang_getCursorReferenced(call);
@@ -1066,16 +1133,21 @@ static void handle_call(struct ectx *x, CXCursor call, int cond, const char *ass
 	for (int i = 0; i < n; i++)
 		if (is_pt_ref(x, clang_Cursor_getArgument(call, (unsigned)i)))
 			ptpos = i;
-	if (x->fs && direct) {
-		/* open helpers: drm_open() -> drm_open_helper(filp) sets private_data */
+	if (x->fs && direct && !header_inline(x, callee)) {
+		/*
+		 * open helpers: drm_open() -> drm_open_helper(filp) sets
+		 * private_data (a header's inline is read here, not a helper)
+		 */
 		for (int i = 0; i < n; i++) {
 			CXCursor a = strip(clang_Cursor_getArgument(call, (unsigned)i)), r;
 
 			if (clang_getCursorKind(a) != CXCursor_DeclRefExpr)
 				continue;
 			r = clang_getCursorReferenced(a);
+			/* (dev_err(dev, "%p", file): a variadic argument is only printed) */
 			if (clang_getCursorKind(r) == CXCursor_ParmDecl &&
-			    is_struct_file_ptr(clang_getCursorType(r))) {
+			    is_struct_file_ptr(clang_getCursorType(r)) &&
+			    i < clang_Cursor_getNumArguments(callee)) {
 				json_array_append_new(x->fs->file_calls, json_string(name));
 				break;
 			}
@@ -1367,6 +1439,24 @@ static bool is_deref_of_address(CXCursor c)
 	return r;
 }
 
+/* NULL, 0, (void *)0 */
+static bool is_null_const(CXCursor c)
+{
+	enum CXCursorKind k;
+
+	c = strip(c);
+	k = clang_getCursorKind(c);
+	if (k == CXCursor_IntegerLiteral) {
+		CXEvalResult e = clang_Cursor_Evaluate(c);
+		bool zero = e && clang_EvalResult_getKind(e) == CXEval_Int && clang_EvalResult_getAsLongLong(e) == 0;
+
+		if (e)
+			clang_EvalResult_dispose(e);
+		return zero;
+	}
+	return k == CXCursor_GNUNullExpr || k == CXCursor_CXXNullPtrLiteralExpr;
+}
+
 /* The E of a condition "!E", "E == NULL", "NULL == E", unlikely(!E): else a null cursor. */
 static CXCursor null_tested(struct ectx *x, CXCursor c)
 {
@@ -1394,14 +1484,11 @@ static CXCursor null_tested(struct ectx *x, CXCursor c)
 			r = strip(ch.c[0]);
 		} else if (k == CXCursor_BinaryOperator && ch.n == 2) {
 			char *op = binop(x, c, &ch);
-			struct deriv a, b;
 
 			if (!strcmp(op, "==")) {
-				derive(x, ch.c[0], &a);
-				derive(x, ch.c[1], &b);
-				if (b.kind == D_CONST && a.kind != D_CONST)
+				if (is_null_const(ch.c[1]) && !is_null_const(ch.c[0]))
 					r = strip(ch.c[0]);
-				else if (a.kind == D_CONST && b.kind != D_CONST)
+				else if (is_null_const(ch.c[0]) && !is_null_const(ch.c[1]))
 					r = strip(ch.c[1]);
 			}
 			free(op);
@@ -1443,7 +1530,7 @@ static void walk(struct ectx *x, CXCursor c, int cond)
 		CXCursor saved = x->guard;
 
 		for (unsigned i = 0; i < ch.n; i++) {
-			x->guard = i == 1 ? null_tested(x, ch.c[0]) : clang_getNullCursor();
+			x->guard = i == 1 && x->fs && x->fs->pt >= 0 ? null_tested(x, ch.c[0]) : clang_getNullCursor();
 			walk(x, ch.c[i], i == 0 ? cond : cond + 1);
 		}
 		x->guard = saved;
@@ -1879,7 +1966,7 @@ static void record_ops(struct ectx *x, CXCursor var, const char *vname, const ch
 	json_t *v;
 
 	json_object_foreach(members, k, v) {
-		if (strstr(k, "poll") || json_object_get(ptfns, k))
+		if (strstr(k, "poll") || json_object_get(ptfns, k) || json_object_get(v, "opaque"))
 			interesting = true;
 	}
 	/* file_operations always: ->poll may be added at run time */
@@ -1968,6 +2055,9 @@ static void handle_init(struct ectx *x, CXCursor var, const char *vname, CXType 
 								       "file", relpath(x, dl.file), "static", st));
 			if (pt_param_of(f) >= 0)
 				json_object_set_new(ptfns, field, json_true());
+			else if (!clang_isCursorDefinition(def) && has_void_ptr_param(f))
+				/* no body here: it could take a poll_table through its void * */
+				json_object_set_new(json_object_get(members, field), "opaque", json_true());
 			free(fname);
 		} else if (clang_getCursorKind(value) == CXCursor_InitListExpr) {
 			char *n = xasprintf("%s.%s", vname, field);
@@ -2223,7 +2313,7 @@ static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp
 	x.defs = json_object();
 	x.field_sets = json_object();
 	x.returns = json_object();
-	x.ret_memo = json_object();
+	x.memo = json_object();
 
 	nd = clang_getNumDiagnostics(tu);
 	for (unsigned i = 0; i < nd; i++) {
@@ -2284,8 +2374,8 @@ static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp
 	free(saferel);
 	json_decref(x.fn_done);
 	json_decref(x.relcache);
-	json_decref(x.ret_memo);
-	free(x.ret_v);
+	json_decref(x.memo);
+	free(x.memo_v);
 	return out;
 }
 

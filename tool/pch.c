@@ -523,7 +523,7 @@ static void build_one(const struct pch *p, size_t gi, const struct strvec *args)
 	    rename(tmp, out) < 0)
 		_exit(4);
 	clang_getInclusions(tu, inclusion_cb, &sb);
-	if (write_file_atomic(deps, sb.buf ? sb.buf : "", sb.len) < 0)
+	if (cache_write(deps, sb.buf ? sb.buf : "", sb.len) < 0)
 		_exit(5);
 	_exit(0);
 }
@@ -1004,15 +1004,14 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 			sb_addf(&sb, "#include \"%s\"\n", forced.v[k]);
 		for (size_t k = 0; k < p->g[gi].hdrs.n; k++)
 			sb_addf(&sb, "#include <%s>\n", p->g[gi].hdrs.v[k]);
-		if (write_file_atomic(src, sb.buf, sb.len) < 0)
-			die("cannot write '%s': %s", src, strerror(errno));
+		/* unwritten (cache_write() warned), the group's build fails: its files parse without a PCH */
+		cache_write(src, sb.buf, sb.len);
 		sb_release(&sb);
 		free(src);
 	}
 	if (cleanup_at_exit == p) {
 		if (!quiet && isatty(2))
-			fprintf(stderr, "\r\033[Kpolltax: precompiling the headers %zu groups of files share...",
-				p->ng);
+			status_line("polltax: precompiling the headers %zu groups of files share...", p->ng);
 		build_all(p, &hargs, jobs > 0 ? jobs : 1);
 	}
 

@@ -657,18 +657,16 @@ void prefilter_all(const char *root, struct strvec *files, struct strvec *skippe
 	}
 	{
 		json_t *mac = json_array(), *out;
-		char *dir = xasprintf("%s/prefilter", cache_root()), *dump;
+		char *dump;
 
 		for (i = 0; i < macros.n; i++)
 			json_array_append_new(mac, json_string(macros.v[i]));
 		out = json_pack("{s:s, s:o, s:O, s:s, s:o}", "headers", hfp, "macros", mac, "headers_skipped", hskipped,
 				"macro_set", mfp, "c", newc);
-		mkdir_p(dir);
 		dump = json_dumps(out, JSON_COMPACT);
 		if (dump)
-			write_file_atomic(cpath, dump, strlen(dump));
+			cache_write(cpath, dump, strlen(dump));
 		free(dump);
-		free(dir);
 		json_decref(out);
 	}
 	json_decref(cache);

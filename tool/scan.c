@@ -38,7 +38,7 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "14"
+#define FACTS_VERSION "18"
 
 
 struct unit {
@@ -150,20 +150,14 @@ static char *dep_set(const struct strvec *h)
 	dump = json_dumps(st, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(st);
 	if (dump) {
-		char *dir;
-
 		key = xasprintf("%016llx", (unsigned long long)XXH64(dump, strlen(dump), 0));
 		path = set_path(key);
-		dir = xstrdup(path);
-		*strrchr(dir, '/') = '\0';
-		mkdir_p(dir);
-		if (is_file(path) || write_file_atomic(path, dump, strlen(dump)) == 0) {
+		if (is_file(path) || cache_write(path, dump, strlen(dump)) == 0) {
 			json_object_set_new(sets_written, addr, json_string(key));
 		} else {
 			free(key);
 			key = NULL;
 		}
-		free(dir);
 		free(path);
 		free(dump);
 	}
@@ -245,7 +239,7 @@ static int parse_only_unit(const struct pool *pl, size_t i, const struct strvec 
 static int parse_unit(const struct pool *pl, size_t i)
 {
 	const struct unit *u = &pl->u[i];
-	char *err = NULL, *dump, *dir;
+	char *err = NULL, *dump;
 	json_t *facts = NULL, *entry;
 	const struct strvec *args = &u->args;
 	struct strvec pargs = STRVEC_INIT;
@@ -312,13 +306,9 @@ static int parse_unit(const struct pool *pl, size_t i)
 		json_object_del(json_object_get(entry, "facts"), "deps");
 		json_decref(facts);
 	}
-	dir = xstrdup(u->cache);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
 	dump = json_dumps(entry, JSON_COMPACT | JSON_SORT_KEYS);
-	rc = dump && write_file_atomic(u->cache, dump, strlen(dump)) == 0 ? 0 : 3;
+	rc = dump && cache_write(u->cache, dump, strlen(dump)) == 0 ? 0 : 3;
 	free(dump);
-	free(dir);
 	free(err);
 	sv_clear(&pargs);
 	json_decref(entry);
@@ -375,20 +365,23 @@ static void worker(const struct pool *pl, int fd)
 	_exit(0);
 }
 
+/* The live line, cut to the terminal's width (status_line()): a wrapped one would stay behind. */
 static void progress(const struct scan_opts *o, size_t done, size_t total, double t0, const char *what)
 {
+	struct strbuf sb = STRBUF_INIT;
 	double el, eta;
 
 	if (o->quiet || !isatty(2))
 		return;
 	el = now_seconds() - t0;
 	eta = done ? el / (double)done * (double)(total - done) : 0;
-	fprintf(stderr, "\r\033[Kpolltax: parsing %zu/%zu", done, total);
+	sb_addf(&sb, "polltax: parsing %zu/%zu", done, total);
 	if (done > 2 && done < total)
-		fprintf(stderr, " (ETA %dm%02ds)", (int)eta / 60, (int)eta % 60);
+		sb_addf(&sb, " (ETA %dm%02ds)", (int)eta / 60, (int)eta % 60);
 	if (what)
-		fprintf(stderr, " %s", what);
-	fflush(stderr);
+		sb_addf(&sb, " %s", what);
+	status_line("%s", sb.buf);
+	sb_release(&sb);
 }
 
 struct slot {
@@ -546,7 +539,9 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 				sl[s].busy = false;
 				how = (enum how)(rc >> HOW_SHIFT & 3);
 				rc &= (1 << HOW_SHIFT) - 1;
-				if (rc != 0)
+				if (rc == 3 && !pl->parse_only)	/* parse_unit(): the entry the parent reads */
+					x->failure = xstrdup("its facts could not be written to the cache");
+				else if (rc != 0)
 					x->failure = xasprintf("worker failed (exit %d)", (int)rc);
 				if (retired)
 					slot_stop(sl, s);
@@ -830,24 +825,64 @@ static void call_bases(json_t *j, json_t *names)
 	}
 }
 
-/* The callees a head (or a returned value) is derived from that no file of TUS defines, sorted. */
+/*
+ * The callees a head is derived from that no file of TUS defines, sorted:
+ * those the poll functions' facts name, and, through the "returns" fact of
+ * each one that is defined, those its result comes from.
+ */
 static void unresolved_callees(json_t *tus, struct strvec *out)
 {
-	json_t *names = json_object(), *tu, *v;
+	json_t *want = json_object(), *returns = json_object(), *defined = json_object(), *calls = json_object();
+	json_t *tu, *v;
 	const char *k;
 	size_t i;
+	bool grew = true;
 
 	json_array_foreach(tus, i, tu) {
-		call_bases(json_object_get(tu, "functions"), names);
-		call_bases(json_object_get(tu, "returns"), names);
+		json_t *o, *m;
+		size_t j;
+
+		call_bases(json_object_get(tu, "functions"), want);
+		/* the methods of the ops that poll: one could change what a head hangs off */
+		json_array_foreach(json_object_get(tu, "ops"), j, o) {
+			if (!json_object_get(json_object_get(o, "members"), "poll"))
+				continue;
+			json_object_foreach(json_object_get(o, "members"), k, m)
+				if (json_is_string(json_object_get(m, "function")))
+					json_object_set_new(want, json_string_value(json_object_get(m, "function")),
+							    json_true());
+		}
+		json_object_update_missing(returns, json_object_get(tu, "returns"));
+		json_object_foreach(json_object_get(tu, "defs"), k, v) {
+			json_object_set_new(defined, k, json_true());
+			if (!json_object_get(calls, k))	/* the functions it hands the file to */
+				json_object_set(calls, k, json_array_get(v, 2));
+		}
 	}
-	json_array_foreach(tus, i, tu)
-		json_object_foreach(json_object_get(tu, "defs"), k, v)
-			json_object_del(names, k);
-	json_object_foreach(names, k, v)
-		sv_push(out, k);
+	while (grew) {
+		size_t before = json_object_size(want);
+		json_t *more = json_object();
+
+		json_object_foreach(want, k, v) {
+			json_t *f;
+			size_t j;
+
+			call_bases(json_object_get(returns, k), more);
+			json_array_foreach(json_object_get(calls, k), j, f)
+				json_object_set_new(more, json_string_value(f), json_true());
+		}
+		json_object_update(want, more);
+		json_decref(more);
+		grew = json_object_size(want) > before;
+	}
+	json_object_foreach(want, k, v)
+		if (!json_object_get(defined, k))
+			sv_push(out, k);
 	sv_sort(out);
-	json_decref(names);
+	json_decref(want);
+	json_decref(returns);
+	json_decref(defined);
+	json_decref(calls);
 }
 
 json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
@@ -974,7 +1009,7 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	for (size_t i = 0; i < skipped.n; i++)
 		json_array_append_new(skip, jstr(skipped.v[i]));
 	if (!o->no_cocci)
-		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->quiet);
+		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->no_cache, o->quiet);
 	{
 		/* the Coccinelle pass classifies what has no facts; a file with errors has its own (census.c) */
 		json_t *nofacts = json_array(), *f;

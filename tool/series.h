@@ -19,6 +19,12 @@ void series_wrap(struct strbuf *out, const char *text, int width);
  * converted (each with "describe"), SIGNOFF ("Name <mail>").
  */
 char *series_commit_message(const char *prefix, const char *section, json_t *plans, const char *signoff);
+/*
+ * Its subject: "PREFIX: convert FN() to ->poll_mask()" or "PREFIX: convert
+ * N ->poll() to ->poll_mask()", shortened the same way every time until it
+ * has at most 75 characters (no function, then a shorter prefix).
+ */
+char *series_subject(const char *prefix, json_t *plans);
 
 /*
  * The cover letter's subject and body for posting K of N.  S holds what

@@ -12,6 +12,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -359,17 +361,21 @@ int read_file_max(const char *path, char **out, size_t *len, size_t max)
 	return 0;
 }
 
-/* Write to PATH.tmp.PID, fsync, rename: readers see the old or the new file, never half. */
-int write_file_atomic(const char *path, const char *data, size_t len)
+/*
+ * Write to PATH.tmp.PID, fsync, rename: readers see the old or the new
+ * file, never half.  -1 with errno on failure; *WHY (when not NULL) gets
+ * the message, else it is printed with error().
+ */
+static int write_atomic(const char *path, const char *data, size_t len, char **why)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid()), *msg = NULL;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), err;
 	size_t off = 0;
 
 	if (fd < 0) {
-		error("cannot create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
+		err = errno;
+		msg = xasprintf("cannot create '%s': %s", tmp, strerror(err));
+		goto fail;
 	}
 	while (off < len) {
 		ssize_t n = write(fd, data + off, len - off);
@@ -377,28 +383,43 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			error("cannot write '%s': %s", tmp, strerror(errno));
+			err = errno;
+			msg = xasprintf("cannot write '%s': %s", tmp, strerror(err));
 			close(fd);
 			unlink(tmp);
-			free(tmp);
-			return -1;
+			goto fail;
 		}
 		off += (size_t)n;
 	}
 	if (fsync(fd) < 0 || close(fd) < 0) {
-		error("cannot write '%s': %s", tmp, strerror(errno));
+		err = errno;
+		msg = xasprintf("cannot write '%s': %s", tmp, strerror(err));
 		unlink(tmp);
-		free(tmp);
-		return -1;
+		goto fail;
 	}
 	if (rename(tmp, path) < 0) {
-		error("cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+		err = errno;
+		msg = xasprintf("cannot rename '%s' to '%s': %s", tmp, path, strerror(err));
 		unlink(tmp);
-		free(tmp);
-		return -1;
+		goto fail;
 	}
 	free(tmp);
 	return 0;
+fail:
+	if (why)
+		*why = msg;
+	else
+		error("%s", msg);
+	if (why == NULL)
+		free(msg);
+	free(tmp);
+	errno = err;
+	return -1;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	return write_atomic(path, data, len, NULL);
 }
 
 int mkdir_p(const char *path)
@@ -463,6 +484,86 @@ char *realpath_or_die(const char *path)
 	return r;
 }
 
+char *abs_path(const char *path)
+{
+	static char *cwd;
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = path;
+
+	if (!path)
+		return NULL;
+	if (*path != '/') {
+		/* the first call's: every later one resolves against the same place */
+		if (!cwd && !(cwd = getcwd(NULL, 0)))
+			die("cannot find the current directory to resolve '%s' against: %s", path, strerror(errno));
+		sb_adds(&sb, cwd);
+	}
+	while (*p) {
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		if (!(n == 1 && *p == '.')) {
+			if (!(sb.len == 1 && sb.buf[0] == '/'))
+				sb_addc(&sb, '/');
+			sb_add(&sb, p, n);
+		}
+		p += n;
+	}
+	if (!sb.len)
+		sb_addc(&sb, '/');
+	return sb_detach(&sb);
+}
+
+/* PATH with its longest existing ancestor resolved by realpath(), the rest appended. */
+static char *resolve_existing(const char *path)
+{
+	char *head = xstrdup(path), *real = NULL, *r;
+	size_t cut = strlen(head);
+
+	for (;;) {
+		real = realpath(head, NULL);
+		if (real || !cut)
+			break;
+		while (cut > 0 && head[cut] != '/')
+			cut--;
+		head[cut] = '\0';
+		if (!cut) {
+			real = xstrdup("/");
+			break;
+		}
+	}
+	if (!real)
+		real = xstrdup("/");
+	r = xasprintf("%s%s%s", real, path[cut] && !(real[0] == '/' && !real[1]) ? "/" : "",
+		      path[cut] == '/' ? path + cut + 1 : path + cut);
+	free(real);
+	free(head);
+	return r;
+}
+
+void refuse_inside_tree(const char *path, const char *typed, const char *opt, bool deflt, const char *root)
+{
+	char *real;
+	size_t n = strlen(root);
+	bool inside;
+
+	if (!path)
+		return;
+	real = resolve_existing(path);
+	inside = !strncmp(real, root, n) && (real[n] == '/' || !real[n] || (n == 1 && root[0] == '/'));
+	free(real);
+	if (!inside)
+		return;
+	if (deflt)
+		die_code(EXIT_USAGE, "the default output directory '%s' is inside the kernel tree '%s', which polltax "
+			 "never writes to: pass %s DIR outside the tree", typed, root, opt);
+	die_code(EXIT_USAGE, "%s '%s' is inside the kernel tree '%s', which polltax never writes to: give %s a path "
+		 "outside the tree", opt, typed, root, opt);
+}
+
 int rm_rf(const char *path)
 {
 	const char *argv[] = { "rm", "-rf", "--", path, NULL };
@@ -470,10 +571,48 @@ int rm_rf(const char *path)
 	return run_cmd(argv, NULL, NULL, false) == 0 ? 0 : -1;
 }
 
+/* Set once, before the scan forks its workers: shared by them, so that a run warns once. */
+static int *cache_warned;
+static char *cache_tmp;		/* the temporary cache of this run, if any */
+static pid_t cache_tmp_owner;
+
+static void cache_tmp_remove(void)
+{
+	if (cache_tmp && getpid() == cache_tmp_owner)
+		rm_rf(cache_tmp);
+}
+
+/* Can the directories a scan writes under ROOT be written?  NULL, or why not. */
+static char *cache_unwritable(const char *root)
+{
+	static const char *const dirs[] = { "facts/sets", "pch", "prefilter", "cocci", "tmp", NULL };
+
+	for (int i = 0; dirs[i]; i++) {
+		char *d = path_join(root, dirs[i]), *probe = xasprintf("%s/.probe.%d", d, (int)getpid());
+		char *why = NULL;
+		int fd;
+
+		if (mkdir_p(d) < 0)
+			why = xasprintf("cannot create '%s': %s", d, strerror(errno));
+		else if ((fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
+			why = xasprintf("cannot write in '%s': %s", d, strerror(errno));
+		else {
+			close(fd);
+			unlink(probe);
+		}
+		free(probe);
+		free(d);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
 const char *cache_root(void)
 {
 	static char *root;
 	const char *x;
+	char *why;
 
 	if (root)
 		return root;
@@ -491,7 +630,95 @@ const char *cache_root(void)
 	} else {
 		root = xstrdup("/tmp/polltax-cache");
 	}
+	cache_warned = mmap(NULL, sizeof(*cache_warned), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (cache_warned == MAP_FAILED)
+		cache_warned = NULL;
+	why = cache_unwritable(root);
+	if (why) {
+		const char *t = getenv("TMPDIR");
+		char *tmpl = xasprintf("%s/polltax-cache-XXXXXX", t && *t == '/' ? t : "/tmp");
+
+		if (!mkdtemp(tmpl))
+			die("the cache '%s' cannot be written (%s), nor a temporary one made ('%s'): %s", root, why,
+			    tmpl, strerror(errno));
+		warning("the cache '%s' cannot be written (%s): this run uses '%s' instead, removed at the "
+			"end, and reuses nothing", root, why, tmpl);
+		if (cache_warned)
+			*cache_warned = 1;	/* one warning is enough */
+		cache_tmp = tmpl;
+		cache_tmp_owner = getpid();
+		atexit(cache_tmp_remove);
+		free(root);
+		root = xstrdup(tmpl);
+		free(why);
+	}
 	return root;
+}
+
+int cache_write(const char *path, const char *data, size_t len)
+{
+	char *dir = xstrdup(path), *why = NULL, *sl = strrchr(dir, '/');
+	int rc;
+
+	if (sl)
+		*sl = '\0';
+	if (sl && mkdir_p(dir) < 0) {
+		why = xasprintf("cannot create '%s': %s", dir, strerror(errno));
+		rc = -1;
+	} else {
+		rc = write_atomic(path, data, len, &why);
+	}
+	if (rc < 0 && (!cache_warned || !__atomic_exchange_n(cache_warned, 1, __ATOMIC_SEQ_CST)))
+		warning("the cache cannot be written (%s): going on without it; files whose facts could not be "
+			"stored are listed as failed", why);
+	free(why);
+	free(dir);
+	return rc;
+}
+
+int term_columns(void)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS");
+	long n;
+
+	if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (c && (n = strtol(c, NULL, 10)) > 0 && n < 100000)
+		return (int)n;
+	return 80;
+}
+
+void status_line(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	int room = term_columns() - 1, col = 0;
+	size_t cut = 0;
+
+	va_start(ap, fmt);
+	{
+		char *t;
+
+		if (vasprintf(&t, fmt, ap) < 0)
+			t = NULL;
+		sb_adds(&sb, t ? t : "");
+		free(t);
+	}
+	va_end(ap);
+	/* columns are characters: a UTF-8 continuation byte takes none, and a character is never cut */
+	for (cut = 0; cut < sb.len; cut++) {
+		unsigned char ch = (unsigned char)sb.buf[cut];
+
+		if ((ch & 0xc0) == 0x80)
+			continue;
+		if (ch == '\n' || col == room)
+			break;
+		col++;
+	}
+	fprintf(stderr, "\r\033[K%.*s", (int)cut, sb.buf);
+	fflush(stderr);
+	sb_release(&sb);
 }
 
 int online_cpus(void)

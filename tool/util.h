@@ -95,8 +95,38 @@ bool is_dir(const char *path);
 bool is_file(const char *path);
 char *path_join(const char *a, const char *b);
 char *realpath_or_die(const char *path);
+/*
+ * PATH made absolute against the directory polltax was started in, as a
+ * person typed it: commands later run elsewhere (git in a scratch tree,
+ * make in a cache), where a relative path would name another place.  Not
+ * resolved through symbolic links, and PATH need not exist; "." and
+ * trailing slashes go.  NULL stays NULL.
+ */
+char *abs_path(const char *path);
+/*
+ * Dies with EXIT_USAGE when PATH (absolute, from abs_path(); it need not
+ * exist) is the kernel tree ROOT (a real path) or lies inside it,
+ * symbolic links followed as far as PATH exists: polltax never writes
+ * into the tree.  TYPED is PATH as given, OPT the option that gave it
+ * ("-o"), DEFLT whether it is that option's default.
+ */
+void refuse_inside_tree(const char *path, const char *typed, const char *opt, bool deflt, const char *root);
 int rm_rf(const char *path);
-const char *cache_root(void);	/* $XDG_CACHE_HOME/polltax or ~/.cache/polltax */
+/*
+ * The cache: $XDG_CACHE_HOME/polltax or ~/.cache/polltax.  The first call
+ * checks that the directories a scan writes there can be written; when
+ * they cannot (a read-only file system, a file where a directory should
+ * be), it warns once and this run uses a temporary directory instead,
+ * removed when it exits: the scan goes on, and reuses nothing.
+ */
+const char *cache_root(void);
+/*
+ * Write the cache entry PATH (its directory made if need be) under a
+ * temporary name, then rename it.  On failure (a full disk) it warns once
+ * per run, in whichever process meets it first (workers included), and
+ * returns -1: a cache that cannot be written costs time, not the scan.
+ */
+int cache_write(const char *path, const char *data, size_t len);
 
 /*
  * A file libclang reads from memory instead of from disk (an unsaved file
@@ -117,6 +147,16 @@ const char *directive(const char *l, const char *end, size_t *dlen);
 bool is_dir_word(const char *d, size_t n, const char *w);
 const char *skip_blank(const char *p, const char *end);
 bool has_suffix(const char *s, const char *suf);	/* does S end with SUF? */
+/*
+ * The live status line on stderr (a terminal): "\r\033[K" and the text,
+ * cut to one column less than the terminal is wide, so that it never
+ * wraps and the next one overwrites it whole.  The width is asked of the
+ * terminal each time (TIOCGWINSZ: it may have been resized), else taken
+ * from $COLUMNS, else 80.
+ */
+int term_columns(void);
+__attribute__((format(printf, 1, 2)))
+void status_line(const char *fmt, ...);
 int online_cpus(void);
 bool have_program(const char *name);
 double now_seconds(void);

@@ -7,7 +7,8 @@
 #
 # Without SERIES, the fixture series is used: the infrastructure patch of
 # kernel-patches/<version>/ followed by the hand-written conversions of
-# tests/boot/series-<version>/ (eventfd, timerfd, /dev/kmsg).
+# tests/boot/series-<version>/ (eventfd, timerfd, /dev/kmsg).  KERNEL and
+# SERIES are checked before anything is built or installed.
 
 OBJS += \
 	$(BUILD)/obj/cmd_boot_test.o \
@@ -47,6 +48,22 @@ $(FIXTURE_SERIES): $(wildcard kernel-patches/$(BOOT_VER)/0001-*.patch tests/boot
 boot-deps:
 	@tool/ensure-packages $(BOOT_PKGS) git make gcc flex bison bc libelf-dev libssl-dev
 
+# The arguments are checked when the makefiles are read, before any
+# prerequisite runs: a missing KERNEL= must not cost an install of qemu.
+ifneq ($(filter boot-test,$(MAKECMDGOALS)),)
+boot_usage := (make boot-test KERNEL=/path/to/linux [SERIES=dir])
+ifeq ($(origin KERNEL),file)
+$(error make boot-test needs the kernel tree to build: no KERNEL= given $(boot_usage))
+endif
+ifeq ($(wildcard $(KERNEL)/Kconfig),)
+$(error make boot-test: KERNEL=$(KERNEL) is not a kernel tree: no Kconfig $(boot_usage))
+endif
+ifneq ($(SERIES),$(FIXTURE_SERIES))
+ifeq ($(wildcard $(SERIES)/.),)
+$(error make boot-test: SERIES=$(SERIES) is not a directory $(boot_usage))
+endif
+endif
+endif
+
 boot-test: deps all boot-deps $(if $(filter $(FIXTURE_SERIES),$(SERIES)),$(FIXTURE_SERIES))
-	@test -f "$(KERNEL)/Kconfig" || { echo "make boot-test: KERNEL=$(KERNEL) is not a kernel tree (make boot-test KERNEL=/path/to/linux [SERIES=dir])" >&2; exit 2; }
 	$(POLLTAX) boot-test -j $(JOBS) -o $(BOOT_OUT) $(SERIES) $(KERNEL)
