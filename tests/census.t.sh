@@ -193,9 +193,9 @@ else
 fi
 
 # the unity build's part alone: what a tree without its includer gives
-cp -R "$T" "$D/orphan"
-rm "$D/orphan/drivers/misc/fixunity/fixunity_build.c"
-if run orphan "$D/orphan" --no-cocci; then
+cp -R "$T" "$D/orphan-tree"
+rm "$D/orphan-tree/drivers/misc/fixunity/fixunity_build.c"
+if run orphan "$D/orphan-tree" --no-cocci; then
 	got=$(impl orphan drivers/misc/fixunity/fixunity_events.c fixunity_poll)
 	fail=$(J orphan '.files.failed[] | select(.file == "drivers/misc/fixunity/fixunity_events.c") | .kind + "|" + .reason')
 	case "$got/$fail" in
@@ -209,7 +209,7 @@ else
 fi
 
 # a file the configuration does not build: compile_commands.json leaves it out
-N=$D/notcomp
+N=$D/notcomp-tree
 mkdir -p "$N/fs/proc"
 cp -R "$T/include" "$T/Makefile" "$T/compile_flags.txt" "$N/"
 cp "$T/fs/proc/inode.c" "$T/fs/proc/internal.h" "$T/fs/proc/proc-poll-single-static.c" "$N/fs/proc/"
