@@ -41,6 +41,7 @@ struct cx {
 	json_t *field_sets;	/* "struct.field" -> [{file, in}] pointer members written */
 	json_t *def_file;	/* extern function name -> file that defines it */
 	json_t *returns;	/* extern function name -> what its result is derived from */
+	json_t *followed;	/* "type.member" callbacks followed like helpers (not layers) */
 };
 
 /* Where a function named by an ops member is defined: its own file, or the extern definition. */
@@ -383,8 +384,10 @@ static json_t *compose(struct cx *c, json_t *hb0, json_t *args)
 		if (json_object_get(ab, "fields") || json_object_get(hb, "fields")) {
 			json_t *f = json_array();
 
-			json_array_extend(f, json_object_get(ab, "fields") ? json_object_get(ab, "fields") : json_array());
-			json_array_extend(f, json_object_get(hb, "fields") ? json_object_get(hb, "fields") : json_array());
+			if (json_object_get(ab, "fields"))
+				json_array_extend(f, json_object_get(ab, "fields"));
+			if (json_object_get(hb, "fields"))
+				json_array_extend(f, json_object_get(hb, "fields"));
 			json_object_set_new(res, "fields", f);
 		}
 		json_decref(ab);
@@ -467,6 +470,13 @@ static void follow_callback(struct cx *c, json_t *r, json_t *ev, json_t *fn, boo
 	const char *tk;
 	json_t *m;
 	bool ok = str(ev, "type")[0] != '\0';
+
+	if (ok) {
+		char *fk = xasprintf("%s.%s", str(ev, "type"), str(ev, "member"));
+
+		json_object_set_new(c->followed, fk, json_true());
+		free(fk);
+	}
 
 	if (ok)
 		for_each_member(c, str(ev, "type"), str(ev, "member"), target_cb, &t);
@@ -769,6 +779,45 @@ static void discover_layers(struct cx *c, struct impls *im)
 }
 
 /* Not file polling: a member named poll of a struct that no file poll reaches. */
+/*
+ * A member whose function takes a poll_table, of a struct no file poll the
+ * scan saw reaches (the caller's body hidden, in a binary, not parsed): a
+ * poll method all the same, listed and unknown (decide()), never dropped.
+ * Callbacks followed like helpers are not layers.
+ */
+static void undiscovered(struct cx *c, struct impls *im, const char *type, const char *member)
+{
+	char *lk = xasprintf("%s.%s", type, member);
+	struct collect cl = { im, NULL, false };
+
+	/* (a poll_table's own _qproc takes one: the queueing callback, not a poll method) */
+	if (!strcmp(type, "file_operations") || !strcmp(type, "poll_table_struct") ||
+	    json_object_get(c->layers, lk) || json_object_get(c->followed, lk)) {
+		free(lk);
+		return;
+	}
+	json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:s, s:b, s:b}", "type", type, "member", member,
+						      "found_via", "its function takes a poll_table", "busy", 0,
+						      "done", 1));
+	cl.layer = json_object_iter_key(json_object_iter_at(c->layers, lk));
+	for_each_member(c, type, member, collect_cb, &cl);
+	free(lk);
+}
+
+static void collect_undiscovered(struct cx *c, struct impls *im)
+{
+	size_t i;
+	json_t *o, *v;
+	const char *k;
+
+	json_array_foreach(c->ops, i, o)
+		json_object_foreach(json_object_get(o, "pt_members"), k, v)
+			undiscovered(c, im, str(o, "type"), k);
+	json_array_foreach(c->assigns, i, o)
+		if (json_is_true(json_object_get(o, "pt")) && !json_is_true(json_object_get(o, "grouped")))
+			undiscovered(c, im, str(o, "type"), str(o, "member"));
+}
+
 static void collect_not_poll(struct cx *c, struct impls *im)
 {
 	size_t i;
@@ -782,23 +831,6 @@ static void collect_not_poll(struct cx *c, struct impls *im)
 			continue;
 		lk = xasprintf("%s.poll", str(o, "type"));
 		if (json_object_get(c->layers, lk)) {
-			free(lk);
-			continue;
-		}
-		if (json_object_get(json_object_get(o, "pt_members"), "poll")) {
-			/*
-			 * Its function takes a poll_table: a poll method, though
-			 * no file poll the scan saw calls it (the caller's body
-			 * was not seen).  Classified as a layer, never excluded.
-			 */
-			struct collect cl = { im, NULL, false };
-
-			json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:s, s:b, s:b}", "type",
-								      str(o, "type"), "member", "poll", "found_via",
-								      "its function takes a poll_table", "busy", 0,
-								      "done", 1));
-			cl.layer = json_object_iter_key(json_object_iter_at(c->layers, lk));
-			for_each_member(c, str(o, "type"), "poll", collect_cb, &cl);
 			free(lk);
 			continue;
 		}
@@ -1759,7 +1791,8 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 {
 	struct cx c = { t, json_object(), json_object(), json_object(), json_array(), json_array(),
 			json_object(), json_object(), json_object(), json_object(), json_object(),
-			json_object(), json_object(), NULL, json_object(), json_object(), json_object() };
+			json_object(), json_object(), NULL, json_object(), json_object(), json_object(),
+			json_object() };
 	struct impls im = { NULL, 0, 0, json_object() };
 	json_t *list = json_array(), *by_class = json_object(), *by_conv = json_object(), *dis = json_array();
 	json_t *layers_out = json_array(), *used_cocci = json_object(), *res, *x;
@@ -1795,6 +1828,7 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 		free(pkey);
 	}
 	discover_layers(&c, &im);
+	collect_undiscovered(&c, &im);
 	collect_not_poll(&c, &im);
 	for (i = 0; i < im.n; i++) {
 		struct impl *p = &im.v[i];
@@ -1944,5 +1978,6 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 	json_decref(c.field_sets);
 	json_decref(c.def_file);
 	json_decref(c.returns);
+	json_decref(c.followed);
 	return x;
 }

@@ -484,7 +484,7 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 	size_t *ord = parse_order(pl);
 	size_t next = 0, done = 0, todo = 0, running = 0;
 	double t0 = now_seconds();
-	FILE *times = o->times ? fopen(o->times, "w") : NULL;
+	FILE *times = o->times ? fopen(o->times, o->times_append ? "a" : "w") : NULL;
 
 	if (o->times && !times)
 		die("cannot write '%s': %s", o->times, strerror(errno));
@@ -977,7 +977,13 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 			if (!sv_contains(&done, xplan.rels.v[k]))
 				sv_push(&done, xplan.rels.v[k]);
 		}
-		parse_units(t, &fl, x, xplan.rels.n, o, false);
+		{
+			/* the definers' parse times follow the candidates' in --times */
+			struct scan_opts xo = *o;
+
+			xo.times_append = true;
+			parse_units(t, &fl, x, xplan.rels.n, &xo, false);
+		}
 		for (size_t k = 0; k < xplan.rels.n; k++)
 			unit_settle(&x[k], stats, sets);
 		for (size_t i = 0; i < extra.n; i++) {

@@ -18,6 +18,7 @@ struct scan_opts {
 	bool no_cocci;
 	bool no_pch;		/* parse every file on its own (pch.h) */
 	const char *times;	/* write each file's parse seconds there */
+	bool times_append;	/* ... after what an earlier parse of the same scan wrote */
 	bool quiet;		/* no progress line even on a terminal */
 	int timeout;		/* seconds per translation unit */
 	struct prepare_opts prep;
