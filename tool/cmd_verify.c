@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "scratch.h"
+#include "unity.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -338,8 +339,31 @@ plain:
 	return res;
 }
 
-/* Build OBJS (.c files) and check them with sparse: 0 when the build succeeded; LOG gets the output. */
+static int build_units(struct builder *b, const struct strvec *cfiles, struct strbuf *log);
+
+/*
+ * Build OBJS (.c files) and check them with sparse: 0 when the build
+ * succeeded; LOG gets the output.  A .c file the build compiles only by
+ * #including it into another (a unity build) is built through that one.
+ */
 static int build_objs(struct builder *b, const struct strvec *cfiles, struct strbuf *log)
+{
+	struct strvec units = STRVEC_INIT;
+	int rc;
+
+	for (size_t i = 0; i < cfiles->n; i++) {
+		char *u = unity_compiled_as(b->work, cfiles->v[i]);
+
+		if (!sv_contains(&units, u))
+			sv_push(&units, u);
+		free(u);
+	}
+	rc = build_units(b, &units, log);
+	sv_clear(&units);
+	return rc;
+}
+
+static int build_units(struct builder *b, const struct strvec *cfiles, struct strbuf *log)
 {
 	int rc = 0;
 

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "scan.h"
+#include "unity.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -453,72 +454,6 @@ static json_t *list_of(json_t *obj, const char *key)
 	return a;
 }
 
-/*
- * "DIR/NAME" with its "." and ".." resolved (allocated), or NULL when it
- * leaves the tree.
- */
-static char *resolve_rel(const char *dir, const char *name)
-{
-	char *p = dir[0] ? xasprintf("%s/%s", dir, name) : xstrdup(name), *out = xcalloc(strlen(p) + 1, 1);
-	size_t n = 0;
-
-	for (char *c = p, *next; c; c = next) {
-		next = strchr(c, '/');
-		if (next)
-			*next++ = '\0';
-		if (!*c || !strcmp(c, "."))
-			continue;
-		if (!strcmp(c, "..")) {
-			if (!n) {
-				free(p);
-				free(out);
-				return NULL;
-			}
-			while (n && out[n - 1] != '/')
-				n--;
-			n = n ? n - 1 : 0;
-			out[n] = '\0';
-			continue;
-		}
-		n += (size_t)sprintf(out + n, "%s%s", n ? "/" : "", c);
-	}
-	free(p);
-	return out;
-}
-
-/*
- * The .c files that REL's text (BUF, LEN) #includes with quotes (a unity
- * build: "#include \"psi.c\""), relative to the tree, in its order.
- * Whether they are files of the tree is the caller's to check.
- */
-static void c_includes(const char *rel, const char *buf, size_t len, struct strvec *out)
-{
-	const char *end = buf + len, *slash = strrchr(rel, '/');
-	char *dir = slash ? xstrndup(rel, (size_t)(slash - rel)) : xstrdup("");
-
-	for (const char *q = memmem(buf, len, ".c\"", 3); q; q = memmem(q + 1, (size_t)(end - q - 1), ".c\"", 3)) {
-		const char *bol = q, *d, *open;
-		size_t dl;
-
-		while (bol > buf && bol[-1] != '\n')
-			bol--;
-		d = directive(bol, q, &dl);
-		if (!d || !is_dir_word(d, dl, "include"))
-			continue;
-		open = skip_blank(d + dl, q);
-		if (open < q && *open == '"' && !memchr(open + 1, '"', (size_t)(q - open - 1))) {
-			char *name = xstrndup(open + 1, (size_t)(q + 2 - open - 1));
-			char *r = resolve_rel(dir, name);
-
-			if (r && !sv_contains(out, r))
-				sv_push(out, r);
-			free(r);
-			free(name);
-		}
-	}
-	free(dir);
-}
-
 /* Can .c file I hold a poll implementation (it is read)? */
 static void scan_c_file(size_t i, void *arg)
 {
@@ -531,7 +466,7 @@ static void scan_c_file(size_t i, void *arg)
 		return;
 	if (read_small(cs->root, cs->files->v[i], &buf, &cs->why[i])) {
 		len = strlen(buf);	/* (the text ends at a NUL byte, as strstr() sees it) */
-		c_includes(cs->files->v[i], buf, len, &cs->incs[i]);
+		unity_c_includes(cs->files->v[i], buf, len, &cs->incs[i]);
 		if (!cs->poll_first || strstr(buf, "poll")) {
 			for (int k = 0; needles[k] && !hit; k++)
 				hit = strstr(buf, needles[k]) != NULL;

@@ -16,8 +16,106 @@
 #define _GNU_SOURCE
 #include "unity.h"
 
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * "DIR/NAME" with its "." and ".." resolved (allocated), or NULL when it
+ * leaves the tree.
+ */
+static char *resolve_rel(const char *dir, const char *name)
+{
+	char *p = dir[0] ? xasprintf("%s/%s", dir, name) : xstrdup(name), *out = xcalloc(strlen(p) + 1, 1);
+	size_t n = 0;
+
+	for (char *c = p, *next; c; c = next) {
+		next = strchr(c, '/');
+		if (next)
+			*next++ = '\0';
+		if (!*c || !strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			if (!n) {
+				free(p);
+				free(out);
+				return NULL;
+			}
+			while (n && out[n - 1] != '/')
+				n--;
+			n = n ? n - 1 : 0;
+			out[n] = '\0';
+			continue;
+		}
+		n += (size_t)sprintf(out + n, "%s%s", n ? "/" : "", c);
+	}
+	free(p);
+	return out;
+}
+
+void unity_c_includes(const char *rel, const char *buf, size_t len, struct strvec *out)
+{
+	const char *end = buf + len, *slash = strrchr(rel, '/');
+	char *dir = slash ? xstrndup(rel, (size_t)(slash - rel)) : xstrdup("");
+
+	for (const char *q = memmem(buf, len, ".c\"", 3); q; q = memmem(q + 1, (size_t)(end - q - 1), ".c\"", 3)) {
+		const char *bol = q, *d, *open;
+		size_t dl;
+
+		while (bol > buf && bol[-1] != '\n')
+			bol--;
+		d = directive(bol, q, &dl);
+		if (!d || !is_dir_word(d, dl, "include"))
+			continue;
+		open = skip_blank(d + dl, q);
+		if (open < q && *open == '"' && !memchr(open + 1, '"', (size_t)(q - open - 1))) {
+			char *name = xstrndup(open + 1, (size_t)(q + 2 - open - 1));
+			char *r = resolve_rel(dir, name);
+
+			if (r && !sv_contains(out, r))
+				sv_push(out, r);
+			free(r);
+			free(name);
+		}
+	}
+	free(dir);
+}
+
+char *unity_compiled_as(const char *root, const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+	char *dir = slash ? xstrndup(rel, (size_t)(slash - rel)) : xstrdup(""), *abs = path_join(root, dir);
+	struct dirent **names = NULL;
+	char *r = NULL;
+	int n = scandir(abs, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		char *crel = dir[0] ? xasprintf("%s/%s", dir, nm) : xstrdup(nm), *cabs, *buf;
+		size_t len;
+
+		if (!r && has_suffix(nm, ".c") && strcmp(crel, rel)) {
+			struct strvec incs = STRVEC_INIT;
+
+			cabs = path_join(root, crel);
+			if (read_file(cabs, &buf, &len) == 0) {
+				unity_c_includes(crel, buf, strlen(buf), &incs);
+				free(buf);
+			}
+			if (sv_contains(&incs, rel))
+				r = xstrdup(crel);
+			sv_clear(&incs);
+			free(cabs);
+		}
+		free(crel);
+		free(names[i]);
+	}
+	free(names);
+	free(abs);
+	free(dir);
+	return r ? r : xstrdup(rel);
+}
 
 /* Does the configuration compile REL? */
 static bool compiled(const struct tree *t, const struct flags *fl, const char *rel)

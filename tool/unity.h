@@ -29,4 +29,19 @@ void unity_plan(struct unity *u, const struct tree *t, const struct flags *fl, c
 		json_t *included_by);
 void unity_free(struct unity *u);
 
+/*
+ * The .c files that REL's text (BUF, LEN) #includes with quotes
+ * ("#include \"psi.c\""), relative to the tree, in its order, into OUT
+ * (whether they are files of the tree is the caller's to check).
+ */
+void unity_c_includes(const char *rel, const char *buf, size_t len, struct strvec *out);
+
+/*
+ * The .c file the build compiles REL (relative to ROOT) through: the first
+ * .c file of REL's directory, by name, that #includes it (the kernel's
+ * unity builds keep their includer beside their parts), else REL;
+ * allocated.  For 'verify', which builds the files a patch touches.
+ */
+char *unity_compiled_as(const char *root, const char *rel);
+
 #endif
