@@ -3,6 +3,10 @@
 #
 #   kernel-patches/verify.sh <pristine-kernel-src> <patch> [<scratch-dir>]
 #
+# <patch> is what "polltax infra -o DIR <pristine-kernel-src>" writes (or a
+# hand-written one); the objects below that the tree does not have are left
+# out.
+#
 # The pristine tree is never written to: it is copied to the scratch directory
 # (default ~/.cache/polltax/verify/<patch-name>), made a git repository, and
 # the patch is applied there with "git am".  Then:
@@ -53,9 +57,11 @@ git add -f -A                   # Debian's top-level .gitignore ignores "/*"
 git -c user.name=verify -c user.email=verify@localhost \
 	commit -q -m "pristine $(make -s kernelversion)" || exit 1
 
-# The patch's own .c files, plus the fixed list.
+# The patch's own .c files, plus the fixed lists, for the sources this tree has
 touched=$(grep '^+++ b/.*\.c$' "$patch" | sed 's#^+++ b/##; s#\.c$#.o#')
-objs=$(printf '%s\n' $objs $touched | sort -u)
+have() { for o in "$@"; do [ -f "${o%.o}.c" ] && echo "$o"; done; }
+objs=$(have $(printf '%s\n' $objs $touched | sort -u))
+allmod_extra=$(have $allmod_extra)
 
 # sparse baseline on the pristine tree (defconfig)
 def=$scratch/defconfig

@@ -121,7 +121,9 @@ check "make boot-test SERIES=<not a directory>: exit 2 before any install" $? "e
 # ---- the series reader, on the fixture series and a small fake tree ----
 S=$W/series
 mkdir -p "$S"
-cp "$TOP"/kernel-patches/6.12/0001-*.patch "$B"/series-6.12/*.patch "$S"/
+# patch 1: an infrastructure patch, the one polltax makes for its infra fixture
+"$POLLTAX" infra -q -o "$S" "$TOP/tests/fixtures/infra" >/dev/null
+cp "$B"/series-6.12/*.patch "$S"/
 printf 'Subject: [PATCH 0/3] cover\n\nno diff here\n' >"$S/0000-cover-letter.patch"
 T=$W/tree
 mkdir -p "$T/fs/fuse" "$T/kernel/printk" "$T/kernel/events" "$T/drivers/misc"

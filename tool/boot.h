@@ -105,7 +105,11 @@ struct boot_work {
 };
 
 void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir, int jobs, bool quiet);
-/* Apply the series (and its two-call variant) and check the worktrees out. */
+/*
+ * Apply the series (and its two-call variant: the one polltax makes for the
+ * tree, or KPATCHES/<version>/two-call/ when KPATCHES is not NULL) and check
+ * the worktrees out.
+ */
 void work_apply(struct boot_work *w, const struct series *s, const char *kpatches);
 void work_config(struct boot_work *w, const struct series *s);
 /* Build one kernel; dies with the log's tail when make fails. */
@@ -134,8 +138,6 @@ bool kconfig_resolve(const char *src, const char *config, const char *sym, struc
 
 /* The Kconfig symbol that builds FILE (relative to the tree), or NULL with *why. */
 char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char **why);
-/* kernel-patches/ of this polltax (beside the binary or its parents) */
-const char *kernel_patches_dir(void);
 
 /* ---- the guest ---- */
 

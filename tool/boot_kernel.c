@@ -15,14 +15,17 @@
  *   kernels/<k>/vmlinux   what was booted
  *   logs/           make's output
  *
- * The two-call kernel is the two-call infrastructure (kernel-patches/<ver>/
- * two-call/NNNN-*.patch, in order) followed by the series' conversions; its last
- * commit, generated here, gives every converted file_operations a
+ * The two-call kernel is the two-call infrastructure (made for the tree by
+ * infra.c, as "polltax infra --two-call" writes it, or hand-written ones in
+ * --kernel-patches DIR/<ver>/two-call/NNNN-*.patch) followed by the series'
+ * conversions; its last commit, generated here, gives every converted
+ * file_operations a
  * .get_poll_head = file_get_poll_head, so that vfs_poll() makes the two
  * indirect calls of 4.18 while everything else stays as in the patched kernel.
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "infra.h"
 #include "tree.h"
 
 #include <dirent.h>
@@ -44,33 +47,6 @@
 const char *const kernel_names[NR_KERNELS] = { "base", "patched", "two-call" };
 
 static int lock_fd = -1;
-
-const char *kernel_patches_dir(void)
-{
-	static char *dir;
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (dir)
-		return dir;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		for (int up = 0; up < 4 && !dir && strrchr(exe, '/'); up++) {
-			char *c;
-
-			*strrchr(exe, '/') = '\0';
-			c = xasprintf("%s/kernel-patches", exe);
-			if (is_dir(c))
-				dir = c;
-			else
-				free(c);
-		}
-	}
-	if (!dir)
-		dir = xstrdup("/usr/share/polltax/kernel-patches");
-	return dir;
-}
 
 static char *hash_hex(const char *a, const char *b)
 {
@@ -363,11 +339,27 @@ static void list_patches(const char *dir, struct strvec *out)
 	sv_sort(out);
 }
 
+/* The two-call infrastructure made for the tree (infra.h), into TC; NULL, or why there is none. */
+static char *two_call_made(struct boot_work *w, struct strvec *tc)
+{
+	struct infra_id id = { "polltax boot-test", "polltax@localhost", NULL };
+	char *dir = path_join(w->root, "two-call"), *why = NULL;
+	struct tree t;
+
+	tree_open(&t, w->tree);
+	if (infra_write(&t, INFRA_TWO_CALL, &id, dir, tc) == 1)
+		why = xasprintf("'%s' has f_poll_head already: no two-call variant can be made for it", w->tree);
+	tree_free(&t);
+	free(dir);
+	return why;
+}
+
 void work_apply(struct boot_work *w, const struct series *s, const char *kpatches)
 {
 	char *apply = xasprintf("%s/src/apply", w->root);
 	char *logs = xasprintf("%s/logs", w->root);
-	char *tcdir = xasprintf("%s/%s/two-call", kpatches, w->series_ver);
+	char *tcdir = kpatches ? xasprintf("%s/%s/two-call", kpatches, w->series_ver) : NULL;
+	char *from = tcdir ? xasprintf("from '%s'", tcdir) : xstrdup("made for the tree by polltax infra --two-call");
 	struct strvec tc = STRVEC_INIT;
 	XXH64_state_t *st = XXH64_createState();
 
@@ -384,11 +376,19 @@ void work_apply(struct boot_work *w, const struct series *s, const char *kpatche
 						     "the series", NULL, NULL);
 	}
 	if (w->k[K_TWO_CALL].wanted) {
-		list_patches(tcdir, &tc);
+		char *why = NULL;
+
+		if (tcdir)
+			list_patches(tcdir, &tc);
+		else
+			why = two_call_made(w, &tc);
 		if (!tc.n) {
-			warning("no two-call infrastructure in '%s': the two-call kernel is left out", tcdir);
+			if (!why)
+				why = xasprintf("no patches in '%s'", tcdir);
+			warning("no two-call infrastructure: %s: the two-call kernel is left out", why);
 			w->k[K_TWO_CALL].wanted = false;
-			w->k[K_TWO_CALL].note = xasprintf("left out: no patches in '%s'", tcdir);
+			w->k[K_TWO_CALL].note = xasprintf("left out: %s", why);
+			free(why);
 		} else {
 			XXH64_reset(st, 0);
 			XXH64_update(st, w->pristine, strlen(w->pristine));
@@ -399,10 +399,10 @@ void work_apply(struct boot_work *w, const struct series *s, const char *kpatche
 							      "the two-call variant", &s->files,
 							      &w->get_poll_heads);
 			w->k[K_TWO_CALL].note = xasprintf(
-				"%zu two-call infrastructure patch(es) from kernel-patches/%s/two-call, then patches "
+				"%zu two-call infrastructure patch(es) %s, then patches "
 				"2..%zu of the series, then a generated commit adding %d .get_poll_head = "
 				"file_get_poll_head initializers beside the series' .poll_mask ones",
-				tc.n, w->series_ver, s->patches.n, w->get_poll_heads);
+				tc.n, from, s->patches.n, w->get_poll_heads);
 			if (s->nconv && w->get_poll_heads < (int)s->nconv)
 				die_code(EXIT_FINDINGS, "two-call: %zu .poll_mask conversions but only %d "
 					 ".get_poll_head lines could be added", s->nconv, w->get_poll_heads);
@@ -416,6 +416,7 @@ void work_apply(struct boot_work *w, const struct series *s, const char *kpatche
 	free(apply);
 	free(logs);
 	free(tcdir);
+	free(from);
 }
 
 static bool same_file_text(const char *path, const char *text)

@@ -28,9 +28,10 @@ static const char usage[] =
 "  base      KERNEL_DIR as it is\n"
 "  patched   with SERIES_DIR/*.patch applied by git am (the cover letter\n"
 "            left out)\n"
-"  two-call  kernel-patches/<version>/two-call/*.patch, the series without\n"
-"            its first (infrastructure) patch, and a generated commit that\n"
-"            gives every converted file .get_poll_head = file_get_poll_head\n"
+"  two-call  the two-call infrastructure made for KERNEL_DIR (as 'polltax\n"
+"            infra --two-call' writes it), the series without its first\n"
+"            (infrastructure) patch, and a generated commit that gives\n"
+"            every converted file .get_poll_head = file_get_poll_head\n"
 "Boot each under qemu with busybox and tests/boot/polltest in an initramfs:\n"
 "once for the checks (KVM if it works, else TCG), once for the benchmark\n"
 "(TCG, -icount shift=0,sleep=off: guest instructions per call).  A second\n"
@@ -54,8 +55,8 @@ static const char usage[] =
 "                        /dev/kvm works, else TCG); the benchmark is always TCG\n"
 "      --work DIR        scratch directory (default: ~/.cache/polltax/boot/<tree>)\n"
 "      --guest PROG      the guest program (default: boot/polltest beside polltax)\n"
-"      --kernel-patches DIR  the infrastructure patches (default: kernel-patches/\n"
-"                        of this polltax)\n"
+"      --kernel-patches DIR  hand-written two-call patches in\n"
+"                        DIR/<VERSION.PATCHLEVEL>/two-call/ instead\n"
 "      --busybox PROG    a static busybox (default: /bin/busybox, busybox-static)\n"
 "      --qemu PROG       default: qemu-system-x86_64 (qemu-system-x86)\n"
 "      --guest-args ARGS more arguments for the guest program, ':' for spaces\n"
@@ -354,7 +355,7 @@ int cmd_boot_test(int argc, char **argv)
 	rep.bench = bench;
 	rep.reproduce = cmdline.buf;
 
-	work_apply(&w, use, kpatches ? kpatches : kernel_patches_dir());
+	work_apply(&w, use, kpatches);
 	work_config(&w, use);
 	for (int i = 0; i < NR_KERNELS; i++)
 		if (w.k[i].wanted)

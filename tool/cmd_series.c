@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "cocci.h"
 #include "convert.h"
+#include "infra.h"
 #include "kbuild.h"
 #include "maintainers.h"
 #include "pipeline.h"
@@ -45,9 +46,8 @@ static const char usage[] =
 "      --signoff ID       \"Name <mail>\" for Signed-off-by and the author\n"
 "                         (default: git config user.name and user.email)\n"
 "      --split-per-driver one patch per driver file instead of per section\n"
-"      --base-version V   take the infrastructure patch of kernel-patches/V/\n"
-"                         (default: VERSION.PATCHLEVEL of KERNEL_DIR)\n"
-"      --infra PATCH      use PATCH as the infrastructure patch\n"
+"      --infra PATCH      use PATCH as the infrastructure patch (default: the\n"
+"                         one polltax makes for KERNEL_DIR, as 'polltax infra')\n"
 "      --no-infra         no infrastructure patch: the tree already has\n"
 "                         f_poll_head and ->poll_mask (checked)\n"
 "      --max-patches N    patches per posting (default: 15)\n"
@@ -61,17 +61,20 @@ static const char usage[] =
 "  -h, --help             this text\n"
 "\n"
 "Without --infra or --no-infra: a tree whose include/linux/fs.h already has\n"
-"f_poll_head and poll_mask needs none; otherwise kernel-patches/V/0001-*.patch\n"
-"must exist.\n"
+"f_poll_head and poll_mask needs none; otherwise polltax makes the\n"
+"infrastructure patch for the tree from its own sources, signed off as the\n"
+"other patches.\n"
 "\n"
-"exit status: 0 done, 2 usage, 3 bad input (no infrastructure patch, it\n"
-"does not apply, no identity), 4 a required tool is missing, 128 other\n"
-"fatal errors.\n";
+"exit status: 0 done, 2 usage, 3 bad input (the tree's sources are not what\n"
+"the infrastructure patch is made for: the message names the file and the\n"
+"anchor; the infrastructure patch does not apply; no identity), 4 a required\n"
+"tool is missing, 128 other fatal errors.\n";
 
 struct opts {
-	const char *out, *scan, *signoff, *base_version, *infra, *config;
+	const char *out, *scan, *signoff, *infra, *config;
 	char *tested;		/* --tested: the text of boot-test.md */
 	bool no_infra, split, quiet;
+	bool infra_made;	/* the infrastructure patch is polltax's, made for the tree */
 	int max;
 	struct strvec only;
 };
@@ -154,10 +157,11 @@ static bool tree_has_api(const char *root)
 }
 
 /* The infrastructure patch to apply, or NULL for none. */
-static char *infra_patch(const struct opts *o, const struct tree *t)
+static char *infra_patch(struct opts *o, const struct tree *t, const char *name, const char *email)
 {
-	char *v, *pat, *r = NULL;
-	glob_t g;
+	struct infra_id id = { name, email, NULL };
+	struct strvec made = STRVEC_INIT;
+	char *r = NULL;
 
 	if (o->infra) {
 		if (!is_file(o->infra))
@@ -172,34 +176,22 @@ static char *infra_patch(const struct opts *o, const struct tree *t)
 	}
 	if (tree_has_api(t->root))
 		return NULL;
-	if (o->base_version) {
-		v = xstrdup(o->base_version);
-	} else {
-		const char *d = strchr(t->version, '.');
-		const char *d2 = d ? strchr(d + 1, '.') : NULL;
-
-		v = d2 ? xstrndup(t->version, (size_t)(d2 - t->version)) : xstrdup(t->version);
-		/* 6.12-rc1 and the like */
-		if (strchr(v, '-'))
-			*strchr(v, '-') = '\0';
-	}
-	pat = xasprintf("%s/kernel-patches/%s/0001-*.patch", pipeline_data_dir(), v);
-	if (glob(pat, 0, NULL, &g) == 0) {
-		if (g.gl_pathc > 1)
-			die_code(EXIT_INPUT, "%zu infrastructure patches match '%s': keep one", g.gl_pathc, pat);
-		r = xstrdup(g.gl_pathv[0]);
-		globfree(&g);
-	} else {
-		die_code(EXIT_INPUT, "no infrastructure patch for %s: '%s' matches nothing (pass --infra PATCH, or "
-			 "--base-version V)", v, pat);
-	}
-	free(pat);
-	free(v);
+	/* made for the tree (infra.c): dies naming the file and the anchor it does not know */
+	if (infra_write(t, INFRA_ONE_CALL, &id, NULL, &made) != 0 || made.n != 1)
+		die_code(EXIT_INPUT, "'%s/include/linux/fs.h' has f_poll_head but not poll_mask: a part of the "
+			 "infrastructure, or another one? (pass --infra PATCH or --no-infra)", t->root);
+	r = xstrdup(made.v[0]);
+	o->infra_made = true;
+	sv_clear(&made);
 	return r;
 }
 
-/* The excerpt of MEASUREMENTS.md for the cover letter: its sizeof(struct file) table and filp slab table. */
-static char *measurements(const char *infra)
+/*
+ * The excerpt of MEASUREMENTS.md for the cover letter: its sizeof(struct
+ * file) table and filp slab table; *SOURCE says where they come from (the
+ * tree they were measured on is in the file's first heading, "... on TREE").
+ */
+static char *measurements(const char *infra, bool made, char **source)
 {
 	char *dir, *p, *text, *r = NULL;
 	struct strbuf sb = STRBUF_INIT;
@@ -209,8 +201,21 @@ static char *measurements(const char *infra)
 		return NULL;
 	dir = xstrdup(infra);
 	*strrchr(dir, '/') = '\0';
-	p = path_join(dir, "MEASUREMENTS.md");
+	p = made ? infra_measurements() : path_join(dir, "MEASUREMENTS.md");
 	if (read_file(p, &text, NULL) == 0) {
+		const char *h1 = !strncmp(text, "# ", 2) ? text : strstr(text, "\n# "), *on = NULL;
+
+		if (h1) {
+			size_t n;
+
+			h1 += *h1 == '\n';
+			n = strcspn(h1, "\n");
+			for (const char *q = h1; (q = memmem(q, n - (size_t)(q - h1), " on ", 4)); q += 4)
+				on = q + 4;
+		}
+		*source = xasprintf("%s%s%.*s", made ? "kernel-patches/MEASUREMENTS.md of polltax" :
+				    "MEASUREMENTS.md beside the infrastructure patch", on ? ", measured on " : "",
+				    on ? (int)strcspn(on, "\n") : 0, on ? on : "");
 		for (int h = 0; heads[h]; h++) {
 			const char *s = strstr(text, heads[h]), *t;
 
@@ -261,8 +266,6 @@ static char *command_line(const struct opts *o)
 		sb_addf(&sb, " --signoff \"%s\"", o->signoff);
 	if (o->split)
 		sb_adds(&sb, " --split-per-driver");
-	if (o->base_version)
-		sb_addf(&sb, " --base-version %s", o->base_version);
 	if (o->infra)
 		sb_addf(&sb, " --infra %s", strrchr(o->infra, '/') ? strrchr(o->infra, '/') + 1 : o->infra);
 	if (o->no_infra)
@@ -420,7 +423,6 @@ int cmd_series(int argc, char **argv)
 		{ "scan", required_argument, NULL, 's' },
 		{ "signoff", required_argument, NULL, 'S' },
 		{ "split-per-driver", no_argument, NULL, 'd' },
-		{ "base-version", required_argument, NULL, 'b' },
 		{ "infra", required_argument, NULL, 'i' },
 		{ "no-infra", no_argument, NULL, 'n' },
 		{ "max-patches", required_argument, NULL, 'm' },
@@ -453,7 +455,6 @@ int cmd_series(int argc, char **argv)
 		case 's': o.scan = optarg; break;
 		case 'S': o.signoff = optarg; break;
 		case 'd': o.split = true; break;
-		case 'b': o.base_version = optarg; break;
 		case 'i': o.infra = optarg; break;
 		case 'n': o.no_infra = true; break;
 		case 'm':
@@ -493,7 +494,7 @@ int cmd_series(int argc, char **argv)
 	refuse_inside_tree(o.out, typed_out, "-o", false, t.root);
 	identity(&o, &t, &name, &email);
 	signoff = xasprintf("%s <%s>", name, email);
-	infra = infra_patch(&o, &t);
+	infra = infra_patch(&o, &t, name, email);
 
 	/* the output is built next to DIR and renamed into place at the end */
 	outdir = xstrdup(o.out);
@@ -675,7 +676,7 @@ int cmd_series(int argc, char **argv)
 	/* postings of at most o.max patches, each formatted with its cover letter */
 	info = json_object();
 	json_object_set_new(info, "version", json_string(t.version));
-	json_object_set_new(info, "base_version", json_string(o.base_version ? o.base_version : ""));
+	json_object_set_new(info, "base_version", json_string(""));
 	json_object_set(info, "scan", scan);
 	json_object_set(info, "converted", converted);
 	json_object_set(info, "refused", refused);
@@ -683,12 +684,23 @@ int cmd_series(int argc, char **argv)
 	json_object_set_new(info, "max_patches", json_integer(o.max));
 	json_object_set_new(info, "infra", infra ? json_string(strrchr(infra, '/') + 1) : json_null());
 	{
-		char *ms = measurements(infra);
+		char *source = NULL, *ms = measurements(infra, o.infra_made, &source);
 
 		json_object_set_new(info, "measurements", ms ? json_string(ms) : json_null());
 		if (o.tested)
 			json_object_set_new(info, "tested", json_string(o.tested));
-		if (infra) {
+		if (ms)
+			json_object_set_new(info, "measurements_source", json_string(source));
+		free(source);
+		if (infra && o.infra_made) {
+			char *v = xstrdup(t.version), *d = strchr(v, '.');
+
+			/* VERSION.PATCHLEVEL */
+			if (d && (d = strchr(d + 1, '.')))
+				*d = '\0';
+			json_object_set_new(info, "base_version", json_string(v));
+			free(v);
+		} else if (infra) {
 			char *d = xstrdup(infra), *b;
 
 			*strrchr(d, '/') = '\0';

@@ -15,5 +15,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_progress(int argc, char **argv);
 int cmd_boot_test(int argc, char **argv);
+int cmd_infra(int argc, char **argv);
 
 #endif

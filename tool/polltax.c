@@ -16,6 +16,7 @@ static const struct cmd {
 	{ "list", cmd_list, "print a scan's implementations, one per line" },
 	{ "facts", cmd_facts, "print the facts extracted from some files (debugging)" },
 	{ "convert", cmd_convert, "convert the single-queue implementations, print a diff" },
+	{ "infra", cmd_infra, "write the infrastructure patch made for a kernel tree" },
 	{ "series", cmd_series, "convert and emit a kernel patch series, per MAINTAINERS section" },
 	{ "verify", cmd_verify, "apply a series to a tree, build, sparse and checkpatch each patch" },
 	{ "boot-test", cmd_boot_test, "boot base, patched and two-call kernels in qemu: checks and poll tax" },

@@ -529,7 +529,7 @@ char *series_cover_body(json_t *s, int k, int n)
 	series_wrap(&sb, p.buf, WIDTH);
 	sb_reset(&p);
 	if (json_is_string(json_object_get(s, "measurements"))) {
-		sb_addf(&sb, "\nThe size of struct file (kernel-patches/%s/MEASUREMENTS.md):\n\n", str(s, "base_version"));
+		sb_addf(&sb, "\nThe size of struct file (%s):\n\n", str(s, "measurements_source"));
 		sb_adds(&sb, str(s, "measurements"));
 	}
 	/* the boot test's "Tested" section (Markdown, wrapped already) */

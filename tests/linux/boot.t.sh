@@ -6,7 +6,8 @@
 #
 # 1. The series: the one tests/linux/series.t.sh wrote, else "polltax
 #    series" on the tree; if that fails, the stand-in
-#    (kernel-patches/<ver>/0001 then tests/boot/series-<ver>/: eventfd,
+#    (the infrastructure patch made for the tree by "polltax infra", then
+#    tests/boot/series-<ver>/: eventfd,
 #    timerfd, /dev/kmsg), and the failure is reported.
 # 2. polltax boot-test on it: three kernels build and boot, the guest
 #    finishes on each, every converted file type the guest knows runs, every
@@ -48,7 +49,7 @@ else
 	else
 		S=$W/fixture-series
 		mkdir -p "$S"
-		cp "$TOP"/kernel-patches/"$VER"/0001-*.patch "$TOP"/tests/boot/series-"$VER"/*.patch "$S/" ||
+		{ "$POLLTAX" infra -q -o "$S" "$SRC" >/dev/null && cp "$TOP"/tests/boot/series-"$VER"/*.patch "$S/"; } ||
 			{ ko "stand-in series for $VER" "missing"; echo "RESULT $passed $failed"; exit 0; }
 		echo "boot: using the stand-in series $S"
 	fi

@@ -5,8 +5,8 @@
 #
 #   make boot-test KERNEL=/path/to/linux SERIES=/path/to/series [BOOT_OUT=dir]
 #
-# Without SERIES, the fixture series is used: the infrastructure patch of
-# kernel-patches/<version>/ followed by the hand-written conversions of
+# Without SERIES, the fixture series is used: the infrastructure patch made
+# for KERNEL ("polltax infra") followed by the hand-written conversions of
 # tests/boot/series-<version>/ (eventfd, timerfd, /dev/kmsg).  KERNEL and
 # SERIES are checked before anything is built or installed.
 
@@ -38,10 +38,14 @@ $(POLLTEST): $(POLLTEST_SRCS) tests/boot/polltest.h
 	$(quiet) CCSTATIC $@
 	$(Q)$(CC) $(POLLTEST_CFLAGS) -static -o $@ $(POLLTEST_SRCS) -lpthread
 
-# The stand-in series: the infrastructure patch, then the fixture conversions.
-$(FIXTURE_SERIES): $(wildcard kernel-patches/$(BOOT_VER)/0001-*.patch tests/boot/series-$(BOOT_VER)/*.patch)
+# The stand-in series: the infrastructure patch made for KERNEL, then the
+# fixture conversions; made again on every run (KERNEL may have changed, and
+# it takes a second).
+.PHONY: $(FIXTURE_SERIES)
+$(FIXTURE_SERIES): $(POLLTAX)
 	@rm -rf $@ $@.tmp && mkdir -p $@.tmp
-	$(Q)cp kernel-patches/$(BOOT_VER)/0001-*.patch tests/boot/series-$(BOOT_VER)/*.patch $@.tmp/
+	$(Q)$(POLLTAX) infra -q -o $@.tmp $(KERNEL) >/dev/null
+	$(Q)cp tests/boot/series-$(BOOT_VER)/*.patch $@.tmp/
 	$(Q)mv $@.tmp $@
 
 .PHONY: boot-test boot-deps
