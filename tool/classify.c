@@ -966,7 +966,14 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, json_t
 		 * (drm_open for drm_poll: yes; simple_open: no).
 		 */
 		json_t *users = json_object_get(c->open_users, dk);
-		bool own = json_object_size(users) == 1 && json_object_get(users, poll_key);
+		size_t ol = strlen(of);
+		/*
+		 * and only an open defined next to the ops or the poll: a library
+		 * open (fs/libfs.c's simple_open) is never the driver's, even in a
+		 * tree where one file_operations happens to use it.
+		 */
+		bool near = !strcmp(of, ofile) || (!strncmp(poll_key, of, ol) && poll_key[ol] == ':');
+		bool own = near && json_object_size(users) == 1 && json_object_get(users, poll_key);
 
 		free(dk);
 		json_t *site = json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open",
