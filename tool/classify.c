@@ -945,7 +945,8 @@ static bool all_sets_null(json_t *pd);
  * each site can set f_poll_head (the file is at hand and the code is the
  * driver's own).
  */
-static void creation_sites(struct cx *c, json_t *o, const char *poll_key, json_t *sites, json_t *reassigned)
+static void creation_sites(struct cx *c, json_t *o, const char *poll_key, const char *poll_file, json_t *sites,
+			   json_t *reassigned)
 {
 	json_t *members = json_object_get(o, "members"), *open = json_object_get(members, "open");
 	const char *ofile = str(o, "file"), *mk;
@@ -966,13 +967,12 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, json_t
 		 * (drm_open for drm_poll: yes; simple_open: no).
 		 */
 		json_t *users = json_object_get(c->open_users, dk);
-		size_t ol = strlen(of);
 		/*
 		 * and only an open defined next to the ops or the poll: a library
 		 * open (fs/libfs.c's simple_open) is never the driver's, even in a
 		 * tree where one file_operations happens to use it.
 		 */
-		bool near = !strcmp(of, ofile) || (!strncmp(poll_key, of, ol) && poll_key[ol] == ':');
+		bool near = !strcmp(of, ofile) || !strcmp(of, poll_file);
 		bool own = near && json_object_size(users) == 1 && json_object_get(users, poll_key);
 
 		free(dk);
@@ -1321,7 +1321,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		if (str(o, "macro")[0])
 			json_object_set_new(rec, "macro", json_string(str(o, "macro")));
 		if (!json_object_get(o, "member") && !strcmp(str(o, "type"), "file_operations"))
-			creation_sites(c, o, p->key, sites, reassigned);
+			creation_sites(c, o, p->key, p->file, sites, reassigned);
 		json_array_append_new(opsout, rec);
 	}
 
