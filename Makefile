@@ -54,7 +54,7 @@ OBJS := \
 
 POLLTAX := $(BUILD)/polltax
 
-.PHONY: all deps deps-build run test check-linux bench clean selfcheck
+.PHONY: all deps deps-build run test check-linux check-linux-base bench clean selfcheck
 all: deps-build $(POLLTAX)
 
 $(BUILD)/obj/%.o: tool/%.c
@@ -86,9 +86,16 @@ test: deps all
 	@tool/ensure-packages $(TEST_PKGS)
 	@sh tests/run.sh $(POLLTAX)
 
+# check-linux: the full run on LINUX_VER, then the base version's scan and
+# series (REPORT_BASE, tool/mk/report.mk) as far as CI's time allows;
+# check-linux-base: the full run (verify and boot test too) on the base.
 check-linux: deps all
-	@tool/ensure-packages linux-source-$(LINUX_VER)
-	@sh tests/check-linux.sh $(POLLTAX) $(LINUX_VER) $(CACHE)
+	@tool/ensure-packages linux-source-$(LINUX_VER) linux-source-$(REPORT_BASE)
+	@sh tests/check-linux.sh $(POLLTAX) $(LINUX_VER) $(CACHE) $(REPORT_BASE)
+
+check-linux-base: deps all
+	@tool/ensure-packages linux-source-$(REPORT_BASE)
+	@sh tests/check-linux.sh $(POLLTAX) $(REPORT_BASE) $(CACHE)
 
 bench: deps all
 	@sh tests/bench.sh $(POLLTAX) $(if $(filter tests/fixtures/tree,$(KERNEL)),$(CACHE)/src/linux-source-$(LINUX_VER),$(KERNEL)) $(JOBS) $(BUILD)/bench

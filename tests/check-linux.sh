@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/check-linux.sh POLLTAX VERSION CACHE
+# tests/check-linux.sh POLLTAX VERSION CACHE [BASE]
 #
 # The real-tree check: unpack Debian's linux-source-VERSION into CACHE (once),
 # scan it, and fail unless the scan meets the bar of the scan issue:
@@ -12,26 +12,36 @@
 #   - no file crashed libclang or timed out;
 # then that the scans --no-pch and --trace-bodies give the same outputs,
 # and the suites of tests/linux/: the series and verify, then the boot test,
-# then metamorphic soundness on a sample of the tree.
+# then metamorphic soundness on a sample of the tree.  BASE (an older
+# version, 'make reports' REPORT_BASE): then the same code path on that tree
+# as far as the CI time allows: scan, the scan's checks and series (its
+# verify and boot test are 'make check-linux-base', a run of this script
+# with BASE as VERSION).
 # Prints one TEST line per check and "N passed, N failed, N skipped".
 
 set -u
 POLLTAX=$1
 VER=$2
 CACHE=$3
+BASE=${4:-}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 SRC=$CACHE/src/linux-source-$VER
 OUT=$TOP/build/check-linux/$VER
 . "$TOP/tests/lib.sh"
 
-if [ ! -f "$SRC/Makefile" ]; then
-	tarball=/usr/src/linux-source-$VER.tar.xz
-	[ -f "$tarball" ] || { echo "check-linux: $tarball missing (apt-get install linux-source-$VER)"; exit 1; }
+# unpack VERSION: Debian's linux-source-VERSION in CACHE/src (once)
+unpack() {
+	[ -f "$CACHE/src/linux-source-$1/Makefile" ] && return 0
+	tarball=/usr/src/linux-source-$1.tar.xz
+	[ -f "$tarball" ] || { echo "check-linux: $tarball missing (apt-get install linux-source-$1)"; return 1; }
 	echo "check-linux: unpacking $tarball into $CACHE/src"
+	rm -rf "$CACHE/src.tmp"
 	mkdir -p "$CACHE/src.tmp" && tar -xf "$tarball" -C "$CACHE/src.tmp" &&
-		mkdir -p "$CACHE/src" && mv "$CACHE/src.tmp/linux-source-$VER" "$SRC" && rmdir "$CACHE/src.tmp" ||
-		{ echo "check-linux: cannot unpack $tarball"; exit 1; }
-fi
+		mkdir -p "$CACHE/src" && mv "$CACHE/src.tmp/linux-source-$1" "$CACHE/src/linux-source-$1" &&
+		rmdir "$CACHE/src.tmp" ||
+		{ echo "check-linux: cannot unpack $tarball"; return 1; }
+}
+unpack "$VER" || exit 1
 # POLLTAX_DEADLINE (seconds since the epoch, set by .ci/run): a long step
 # that cannot finish by then is skipped, and one still running then is
 # stopped; both are said, and counted apart from passes and failures.
@@ -49,41 +59,45 @@ stopped() {	# STEP START
 	skipped=$((skipped + 1))
 }
 
-mkdir -p "$OUT"
-start=$(date +%s)
-"$POLLTAX" scan -o "$OUT" "$SRC" || { echo "check-linux: polltax scan failed"; echo "0 passed, 1 failed"; exit 1; }
-echo "check-linux: scan took $(( $(date +%s) - start )) s"
-cat "$OUT/summary.md"
-"$POLLTAX" list "$OUT" >"$OUT/list.tsv"
+# scanned OUT SRC VER: scan SRC into OUT and check the scan's bar
+scanned() {
+	O=$1 S=$2 V=$3
+	mkdir -p "$O"
+	start=$(date +%s)
+	"$POLLTAX" scan -o "$O" "$S" || { check "linux-$V: polltax scan" bad "the scan failed"; return 1; }
+	echo "check-linux: linux-$V: scan took $(( $(date +%s) - start )) s"
+	cat "$O/summary.md"
+	"$POLLTAX" list "$O" >"$O/list.tsv"
 
-J=$OUT/polltax.json
+	J=$O/polltax.json
+	nops=$(num file_operations_with_poll)
+	[ "${nops:-0}" -ge 225 ] && r=ok || r=bad
+	check "linux-$V: at least 225 file_operations with a poll (found ${nops:-0})" $r "only ${nops:-0}"
+
+	for layer in proto_ops.poll v4l2_file_operations.poll snd_hwdep_ops.poll tty_ldisc_ops.poll \
+		     kernfs_ops.poll proc_ops.proc_poll; do
+		grep -q "\"layer\": \"$layer\"" "$J" && r=ok || r=bad
+		check "linux-$V: layer $layer found by following the calls" $r "$layer not found"
+	done
+
+	for s in blk_mq_ops rfkill_ops adb_driver; do
+		n=$(awk -F '\t' -v s="$s.poll" '$4 == s && $5 != "not-poll"' "$O/list.tsv" | wc -l)
+		m=$(awk -F '\t' -v s="$s.poll" '$4 == s && $5 == "not-poll"' "$O/list.tsv" | wc -l)
+		[ "$n" -eq 0 ] && [ "$m" -gt 0 ] && r=ok || r=bad
+		check "linux-$V: $s.poll is not-poll ($m excluded)" $r "$n of them classified as file polls, $m not-poll"
+	done
+
+	total=$(num implementations)
+	unknown=$(awk -F '\t' '$5 == "unknown"' "$O/list.tsv" | wc -l)
+	[ $((unknown * 100)) -le $((total * 2)) ] && r=ok || r=bad
+	check "linux-$V: unknown at most 2% ($unknown of $total)" $r "$unknown unknown of $total"
+
+	crashed=$(awk '/"failed": \[/,/\]/' "$J" | grep -c '"reason"')
+	[ "$crashed" -eq 0 ] && r=ok || r=bad
+	check "linux-$V: no file crashed or timed out ($crashed)" $r "$crashed files failed"
+}
 num() { sed -n "s/^ *\"$1\": \([0-9]*\),\{0,1\}$/\1/p" "$J" | head -n 1; }
-
-nops=$(num file_operations_with_poll)
-[ "${nops:-0}" -ge 225 ] && r=ok || r=bad
-check "at least 225 file_operations with a poll (found ${nops:-0})" $r "only ${nops:-0}"
-
-for layer in proto_ops.poll v4l2_file_operations.poll snd_hwdep_ops.poll tty_ldisc_ops.poll \
-	     kernfs_ops.poll proc_ops.proc_poll; do
-	grep -q "\"layer\": \"$layer\"" "$J" && r=ok || r=bad
-	check "layer $layer found by following the calls" $r "$layer not found"
-done
-
-for s in blk_mq_ops rfkill_ops adb_driver; do
-	n=$(awk -F '\t' -v s="$s.poll" '$4 == s && $5 != "not-poll"' "$OUT/list.tsv" | wc -l)
-	m=$(awk -F '\t' -v s="$s.poll" '$4 == s && $5 == "not-poll"' "$OUT/list.tsv" | wc -l)
-	[ "$n" -eq 0 ] && [ "$m" -gt 0 ] && r=ok || r=bad
-	check "$s.poll is not-poll ($m excluded)" $r "$n of them classified as file polls, $m not-poll"
-done
-
-total=$(num implementations)
-unknown=$(awk -F '\t' '$5 == "unknown"' "$OUT/list.tsv" | wc -l)
-[ $((unknown * 100)) -le $((total * 2)) ] && r=ok || r=bad
-check "unknown at most 2% ($unknown of $total)" $r "$unknown unknown of $total"
-
-crashed=$(awk '/"failed": \[/,/\]/' "$J" | grep -c '"reason"')
-[ "$crashed" -eq 0 ] && r=ok || r=bad
-check "no file crashed or timed out ($crashed)" $r "$crashed files failed"
+scanned "$OUT" "$SRC" "$VER" || { echo "$passed passed, $failed failed"; exit 1; }
 
 # identity OPTION MINUTES OPTION...: a scan with the OPTIONs (within the
 # budget: it takes up to MINUTES) gives the outputs of the first scan
@@ -114,13 +128,15 @@ identity --trace-bodies 3 --trace-bodies
 # boot test, which boots the series just written, then metamorphic
 # soundness (bodies hidden on a copy of the tree, rescanned).  MINUTES:
 # about what each takes from a cold cache on 2 cores.
-for step in series:35 boot:30 metamorphic:12; do
-	t=$TOP/tests/linux/${step%:*}.t.sh
-	[ -f "$t" ] || continue
-	fits "$(basename "$t")" "${step#*:}" || continue
+# step T MINUTES OUT SRC [VAR=VALUE...]: run the suite tests/linux/T.t.sh
+step() {
+	t=$TOP/tests/linux/$1.t.sh m=$2 O=$3 S=$4
+	shift 4
+	[ -f "$t" ] || return 0
+	fits "$(basename "$t") on $(basename "$S")" "$m" || return 0
 	start=$(date +%s)
-	log=$OUT/$(basename "$t" .sh).log
-	POLLTAX="$POLLTAX" SRC="$SRC" OUT="$OUT" TOP="$TOP" timeout --kill-after=60 "$(left)" sh "$t" >"$log" 2>&1
+	log=$O/$(basename "$t" .sh).log
+	env "$@" POLLTAX="$POLLTAX" SRC="$S" OUT="$O" TOP="$TOP" timeout --kill-after=60 "$(left)" sh "$t" >"$log" 2>&1
 	rc=$?
 	grep -v '^RESULT ' "$log"
 	p=$(sed -n 's/^RESULT \([0-9]*\) \([0-9]*\)$/\1/p' "$log")
@@ -128,11 +144,22 @@ for step in series:35 boot:30 metamorphic:12; do
 	passed=$((passed + ${p:-0}))
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		stopped "$(basename "$t")" "$start"
-		continue
+		return 0
 	fi
 	failed=$((failed + ${q:-1}))
-	echo "check-linux: $(basename "$t") took $(( $(date +%s) - start )) s"
-done
+	echo "check-linux: $(basename "$t") on $(basename "$S") took $(( $(date +%s) - start )) s"
+}
+step series 35 "$OUT" "$SRC"
+step boot 30 "$OUT" "$SRC"
+step metamorphic 12 "$OUT" "$SRC"
+
+# The base version (issue 19: the same code path on an older tree): its
+# scan and its series, without verify (make check-linux-base runs it all).
+if [ -n "$BASE" ] && [ "$BASE" != "$VER" ] && fits "linux-$BASE: scan and series" 20 && unpack "$BASE"; then
+	BOUT=$TOP/build/check-linux/$BASE
+	scanned "$BOUT" "$CACHE/src/linux-source-$BASE" "$BASE" &&
+		step series 15 "$BOUT" "$CACHE/src/linux-source-$BASE" VERIFY=0 MIN_CONVERTED="${MIN_CONVERTED_BASE:-90}"
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped (CI time budget)"
 [ "$failed" -eq 0 ]

@@ -18,7 +18,9 @@
 #   - no posting has more than 15 patches;
 #   - verify: every patch applies with git am, its objects build with
 #     allmodconfig, sparse adds no warning, checkpatch --strict has no
-#     error and no warning.
+#     error and no warning (not with VERIFY=0: check-linux's base
+#     version within the CI time, which 'make check-linux-base' runs in
+#     full).
 # Environment (from tests/check-linux.sh): POLLTAX, SRC, OUT, TOP.
 # Prints TEST lines and "RESULT <passed> <failed>".
 
@@ -71,6 +73,12 @@ for d in "$S" "$S"/posting-*; do
 done
 check "series: at most 15 patches per posting" $r "a posting has more than 15 patches"
 
+refused=$(sed -n 's/.*; \([0-9]*\) refused by the conversion.*/\1/p' "$S/README.md" 2>/dev/null)
+echo "check-linux: linux-$full: ${conv:-0} implementations converted, ${refused:-?} refused (see $S/0000-cover-letter.patch)"
+if [ "${VERIFY:-1}" = 0 ]; then
+	echo "RESULT $passed $failed"
+	exit 0
+fi
 start=$(date +%s)
 "$POLLTAX" verify -o "$OUT/verify.md" "$S" "$SRC" >"$OUT/verify.out" 2>"$OUT/verify.log"
 rc=$?
