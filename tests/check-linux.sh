@@ -87,14 +87,24 @@ scanned() {
 		check "linux-$V: $s.poll is not-poll ($m excluded)" $r "$n of them classified as file polls, $m not-poll"
 	done
 
+	# unknown for lack of facts the analysis could have had; a file that
+	# did not parse (code for another architecture) or that the
+	# configuration does not compile is an honest unknown (issue 18), said
+	# in summary.md, and counted apart
 	total=$(num implementations)
 	unknown=$(awk -F '\t' '$5 == "unknown"' "$O/list.tsv" | wc -l)
-	[ $((unknown * 100)) -le $((total * 2)) ] && r=ok || r=bad
-	check "linux-$V: unknown at most 2% ($unknown of $total)" $r "$unknown unknown of $total"
+	unparsed=$(awk -F '\t' '$5 == "unknown" && ($9 ~ /did not parse/ || $9 ~ /^not compiled by this configuration/)' \
+		"$O/list.tsv" | wc -l)
+	[ $(((unknown - unparsed) * 100)) -le $((total * 2)) ] && r=ok || r=bad
+	check "linux-$V: unknown at most 2% ($((unknown - unparsed)) of $total, and $unparsed in files that did not parse or are not compiled)" \
+		$r "$((unknown - unparsed)) unknown of $total"
 
-	crashed=$(awk '/"failed": \[/,/\]/' "$J" | grep -c '"reason"')
+	# a file that crashed libclang or timed out, as opposed to one that
+	# does not compile here ("errors", listed with its reason)
+	crashed=$(awk '/"failed": \[/,/\]/' "$J" | grep '"kind": ' | grep -cv '"kind": "\(errors\|no-function\)"')
+	unparsed=$(awk '/"failed": \[/,/\]/' "$J" | grep -c '"kind": "\(errors\|no-function\)"')
 	[ "$crashed" -eq 0 ] && r=ok || r=bad
-	check "linux-$V: no file crashed or timed out ($crashed)" $r "$crashed files failed"
+	check "linux-$V: no file crashed or timed out ($crashed; $unparsed did not compile here)" $r "$crashed files crashed or timed out"
 }
 num() { sed -n "s/^ *\"$1\": \([0-9]*\),\{0,1\}$/\1/p" "$J" | head -n 1; }
 scanned "$OUT" "$SRC" "$VER" || { echo "$passed passed, $failed failed"; exit 1; }
