@@ -74,7 +74,7 @@ static char *trim(const char *s)
 	return xstrndup(s, n);
 }
 
-static void scan_patch(struct series *s, int idx, const char *text)
+static void scan_patch(struct boot_series *s, int idx, const char *text)
 {
 	regex_t re_file, re_poll, re_poll_rt, re_mask, re_mask_rt, re_head;
 	char *file = NULL;
@@ -211,7 +211,7 @@ static void postings_in(const char *dir, struct strvec *out)
 	}
 }
 
-void series_read(struct series *s, const char *dir)
+void boot_series_read(struct boot_series *s, const char *dir)
 {
 	struct strvec paths = STRVEC_INIT;
 	char *first = NULL;
@@ -254,7 +254,7 @@ void series_read(struct series *s, const char *dir)
 	sv_sort(&s->files);
 }
 
-void series_free(struct series *s)
+void boot_series_free(struct boot_series *s)
 {
 	for (size_t i = 0; i < s->nconv; i++) {
 		free(s->conv[i].file);
@@ -274,7 +274,7 @@ void series_free(struct series *s)
 	sv_clear(&s->files);
 }
 
-bool series_converts(const struct series *s, const char *file, const char *fn)
+bool boot_series_converts(const struct boot_series *s, const char *file, const char *fn)
 {
 	for (size_t i = 0; i < s->nconv; i++)
 		if (!strcmp(s->conv[i].file, file) && !strcmp(s->conv[i].poll_fn, fn))
@@ -362,7 +362,7 @@ static char *drop_line(const char *text, size_t line)
 	return sb_detach(&sb);
 }
 
-const struct head_site *series_mutate(const struct series *s, const struct strvec *prefer, const char *dir)
+const struct head_site *boot_series_mutate(const struct boot_series *s, const struct strvec *prefer, const char *dir)
 {
 	const struct head_site *h = NULL;
 
