@@ -16,7 +16,8 @@ OBJS += \
 	$(BUILD)/obj/scratch.o \
 	$(BUILD)/obj/series.o \
 	$(BUILD)/obj/series_build.o \
-	$(BUILD)/obj/series_post.o
+	$(BUILD)/obj/series_post.o \
+	$(BUILD)/obj/verify.o
 
 # make series KERNEL=/path/to/linux [SIGNOFF="Name <mail>"] [SCAN=dir]: the
 # patch series in $(SERIES_OUT); make verify-series checks it.
