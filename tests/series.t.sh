@@ -15,7 +15,10 @@
 #     --split-per-driver and --max-patches split the series into postings
 #     with one cover letter each, and the clone is left as it was;
 #   - bad input is refused in git's voice: no identity, a missing
-#     infrastructure patch, an output directory that is not ours.
+#     infrastructure patch, an output directory that is not ours;
+#   - --subject-prefix, --rfc and -v N name the postings as git
+#     format-patch does (the patches otherwise the same), --section keeps
+#     one MAINTAINERS section (an unknown one: exit 2, the close names).
 # Environment: POLLTAX, TOP, WORK (as tests/run.sh sets them).  Prints TEST
 # lines and ends with "RESULT <passed> <failed>".
 
@@ -203,5 +206,78 @@ mkdir -p "$T/notours" && echo keep >"$T/notours/file"
 rc=$?
 [ $rc -eq 2 ] && [ -f "$T/notours/file" ] && r=ok || r=bad
 check "an output directory that is not ours is not replaced" $r "exit $rc: $(cat "$T/notours.err")"
+
+# 7. what a posting is called, as git format-patch and b4 name it, and one MAINTAINERS section
+# body PATCH: the patch from its "---" on (what the naming options must not change)
+body() { sed -n '/^---$/,$p' "$1"; }
+# cmdflat FILE: flat, and the command lines' "\" continuations joined
+cmdflat() { flat "$1" | sed 's/ *\\ */ /g'; }
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --subject-prefix "PATCH char-misc-next" -o "$T/prefix" "$FIX" \
+	2>"$T/prefix.err"
+rc=$?
+r=ok
+[ $rc -eq 0 ] || r=bad
+for p in "$T/out"/0*.patch; do
+	q="$T/prefix/${p##*/}"
+	[ -f "$q" ] || { r=bad; continue; }
+	grep -q '^Subject: \[PATCH char-misc-next [0-9]*/[0-9]*\] ' "$q" || r=bad
+	[ "${p##*/}" = 0000-cover-letter.patch ] || [ "$(body "$p")" = "$(body "$q")" ] || r=bad
+done
+cmdflat "$T/prefix/0000-cover-letter.patch" | grep -qF -- '--subject-prefix "PATCH char-misc-next"' || r=bad
+[ "$(jq -r .subject_prefix "$T/prefix/series.json")" = "PATCH char-misc-next" ] || r=bad
+check "--subject-prefix: [PATCH char-misc-next n/m], the same patches" $r \
+	"exit $rc: $(cat "$T/prefix.err"); $(grep -h '^Subject:' "$T/prefix"/0*.patch | head -n 3)"
+(cd "$T" && "$POLLTAX" series -q --scan "$(rel "$SCAN")" --signoff "$ID" --rfc -v 2 -o rfc "$(rel "$FIX")") \
+	2>"$T/rfc.err"
+rc=$?
+r=ok
+[ $rc -eq 0 ] || r=bad
+for p in "$T/out"/0*.patch; do
+	# (git cuts a file name at 64 characters, the "v2-" included)
+	q=$(ls "$T/rfc/v2-$(basename "$p" | cut -c1-4)"-*.patch 2>/dev/null)
+	[ -f "$q" ] || { r=bad; continue; }
+	grep -q '^Subject: \[RFC PATCH v2 [0-9]*/[0-9]*\] ' "$q" || r=bad
+	[ "${p##*/}" = 0000-cover-letter.patch ] || [ "$(body "$p")" = "$(body "$q")" ] || r=bad
+done
+[ "$(ls "$T/rfc"/*.patch | wc -l)" -eq "$(ls "$T/out"/*.patch | wc -l)" ] || r=bad
+grep -qF 'v2-0000-cover-letter.patch' "$T/rfc/README.md" && ! grep -qF '`0000-cover-letter' "$T/rfc/README.md" || r=bad
+cmdflat "$T/rfc/v2-0000-cover-letter.patch" | grep -qF -- '--rfc -v 2' || r=bad
+[ "$(jq -r .reroll_count "$T/rfc/series.json")" = 2 ] || r=bad
+check "--rfc -v 2: [RFC PATCH v2 n/m], files v2-NNNN-*.patch, README names them" $r \
+	"exit $rc: $(cat "$T/rfc.err"); $(ls "$T/rfc"); $(grep -h '^Subject:' "$T/rfc"/*.patch | head -n 3)"
+"$POLLTAX" verify -q --no-build "$T/rfc" "$FIX" >"$T/rfc-verify.out" 2>&1 && grep -q "^PASS: $n patches" "$T/rfc-verify.out" &&
+	r=ok || r=bad
+check "verify reads a v2 series" $r "$(cat "$T/rfc-verify.out")"
+r=ok
+jq -e 'has("subject_prefix") or has("reroll_count") or has("section")' "$T/out/series.json" >/dev/null && r=bad
+[ -z "$(ls "$T/out" | grep '^v[0-9]')" ] && grep -q '^Subject: \[PATCH [0-9]*/[0-9]*\] ' "$T/out"/0001-*.patch || r=bad
+check "without them: [PATCH n/m], NNNN-*.patch, series.json as before" $r "$(jq -c 'keys' "$T/out/series.json")"
+for bad in "-v 0" "-v x" "--reroll-count 1000"; do
+	# shellcheck disable=SC2086
+	"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" $bad -o "$T/badv" "$FIX" >/dev/null 2>"$T/badv.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q 'reroll-count takes a number' "$T/badv.err" && [ ! -e "$T/badv" ] && r=ok || r=bad
+	check "series $bad: a usage error" $r "exit $rc: $(cat "$T/badv.err")"
+done
+
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --section "char and misc drivers" -o "$T/section" "$FIX" \
+	2>"$T/section.err"
+rc=$?
+r=ok
+[ $rc -eq 0 ] || r=bad
+[ "$(ls "$T/section"/*.patch | wc -l)" -eq 2 ] && [ -f "$T/section/0000-cover-letter.patch" ] || r=bad
+[ "$(jq -r '[.converted[].section] | unique | join(",")' "$T/section/series.json")" = "CHAR and MISC DRIVERS" ] || r=bad
+[ "$(jq '.converted | length' "$T/section/series.json")" -eq \
+	"$(jq '[.converted[] | select(.section == "CHAR and MISC DRIVERS")] | length' "$T/out/series.json")" ] || r=bad
+[ "$(body "$T/section"/0001-*.patch)" = "$(body "$T/out"/0001-*.patch)" ] || r=bad
+cmdflat "$T/section/0000-cover-letter.patch" | grep -qF -- '--section "CHAR and MISC DRIVERS"' || r=bad
+check "--section (case aside): that section's conversions only, the same patch" $r \
+	"exit $rc: $(cat "$T/section.err"); $(ls "$T/section" | tr '\n' ' '); $(jq -c '[.converted[].section] | unique' "$T/section/series.json")"
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --section "CHAR and MISC DRIVER" -o "$T/nosection" "$FIX" \
+	>/dev/null 2>"$T/nosection.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "no MAINTAINERS section 'CHAR and MISC DRIVER'" "$T/nosection.err" &&
+	grep -q '^	CHAR and MISC DRIVERS$' "$T/nosection.err" && [ ! -e "$T/nosection" ] && r=ok || r=bad
+check "--section with an unknown name: exit 2, the close names listed" $r "exit $rc: $(cat "$T/nosection.err")"
 
 echo "RESULT $passed $failed"

@@ -38,7 +38,7 @@ struct head_site {
 	size_t patch_line;	/* 1-based line in the patch file */
 };
 
-struct series {
+struct boot_series {
 	char *dir;
 	char *cover;		/* the cover letter, or NULL */
 	struct strvec patches;	/* in order, cover letter excluded */
@@ -50,16 +50,16 @@ struct series {
 	struct strvec files;	/* every converted file, sorted */
 };
 
-void series_read(struct series *s, const char *dir);
-void series_free(struct series *s);
+void boot_series_read(struct boot_series *s, const char *dir);
+void boot_series_free(struct boot_series *s);
 /* Does the series convert FN (a .poll function) of FILE? */
-bool series_converts(const struct series *s, const char *file, const char *fn);
+bool boot_series_converts(const struct boot_series *s, const char *file, const char *fn);
 /*
  * Write a copy of the series into DIR with one f_poll_head assignment
  * removed: the first one in a file of PREFER (a list of files, may be
  * empty) or else the first one.  Returns the site removed, or NULL.
  */
-const struct head_site *series_mutate(const struct series *s, const struct strvec *prefer, const char *dir);
+const struct head_site *boot_series_mutate(const struct boot_series *s, const struct strvec *prefer, const char *dir);
 
 /* ---- kernels ---- */
 
@@ -110,8 +110,8 @@ void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir,
  * tree, or KPATCHES/<version>/two-call/ when KPATCHES is not NULL) and check
  * the worktrees out.
  */
-void work_apply(struct boot_work *w, const struct series *s, const char *kpatches);
-void work_config(struct boot_work *w, const struct series *s);
+void work_apply(struct boot_work *w, const struct boot_series *s, const char *kpatches);
+void work_config(struct boot_work *w, const struct boot_series *s);
 /* Build one kernel; dies with the log's tail when make fails. */
 void work_build(struct boot_work *w, enum kernel_id id);
 void work_free(struct boot_work *w);
@@ -201,8 +201,8 @@ struct boot_run {
 	struct boot_result test, bench;
 };
 
-struct report {
-	const struct series *s;
+struct boot_report {
+	const struct boot_series *s;
 	const struct boot_work *w;
 	struct guest_kind *kinds;
 	size_t nkinds;
@@ -210,15 +210,15 @@ struct report {
 	const struct head_site *mutation;	/* --mutate: the line removed */
 	bool bench;
 	const char *reproduce;			/* the command line */
-	struct strvec failures;			/* filled by report_compare() */
+	struct strvec failures;			/* filled by boot_report_compare() */
 };
 
 /* Fills r->failures: problems in a log, unfinished guests, differences from base. */
-void report_compare(struct report *r);
-json_t *report_json(const struct report *r);
-char *report_markdown(const struct report *r);
+void boot_report_compare(struct boot_report *r);
+json_t *boot_report_json(const struct boot_report *r);
+char *boot_report_markdown(const struct boot_report *r);
 /* is the kind's ->poll converted by the series? */
-bool kind_converted(const struct report *r, const struct guest_kind *k);
+bool kind_converted(const struct boot_report *r, const struct guest_kind *k);
 
 /* ---- running things ---- */
 

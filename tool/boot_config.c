@@ -300,7 +300,7 @@ static void check_symbols(struct boot_work *w, const char *src)
 	}
 }
 
-void work_config(struct boot_work *w, const struct series *s)
+void work_config(struct boot_work *w, const struct boot_series *s)
 {
 	const char *src = w->k[K_BASE].src;
 	char *obj = xasprintf("%s/config", w->root), *cfg = path_join(obj, ".config");

@@ -354,7 +354,7 @@ static char *two_call_made(struct boot_work *w, struct strvec *tc)
 	return why;
 }
 
-void work_apply(struct boot_work *w, const struct series *s, const char *kpatches)
+void work_apply(struct boot_work *w, const struct boot_series *s, const char *kpatches)
 {
 	char *apply = xasprintf("%s/src/apply", w->root);
 	char *logs = xasprintf("%s/logs", w->root);

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool kind_converted(const struct report *r, const struct guest_kind *k)
+bool kind_converted(const struct boot_report *r, const struct guest_kind *k)
 {
-	return series_converts(r->s, k->source, k->poll_fn);
+	return boot_series_converts(r->s, k->source, k->poll_fn);
 }
 
-static const struct guest_kind *kind_of_check(const struct report *r, const char *check)
+static const struct guest_kind *kind_of_check(const struct boot_report *r, const char *check)
 {
 	const char *colon = strchr(check, ':');
 
@@ -41,7 +41,7 @@ static const struct check_result *find_check(const struct boot_result *b, const 
 	return NULL;
 }
 
-static void boot_failures(struct report *r, const char *kernel, const char *what, const struct boot_result *b)
+static void boot_failures(struct boot_report *r, const char *kernel, const char *what, const struct boot_result *b)
 {
 	for (size_t i = 0; i < b->problems.n; i++)
 		sv_pushf(&r->failures, "%s kernel, %s boot: %s", kernel, what, b->problems.v[i]);
@@ -55,7 +55,7 @@ static void boot_failures(struct report *r, const char *kernel, const char *what
 	}
 }
 
-static const char *kind_label(const struct report *r, const struct guest_kind *k, char *buf, size_t n)
+static const char *kind_label(const struct boot_report *r, const struct guest_kind *k, char *buf, size_t n)
 {
 	if (!k)
 		return "?";
@@ -64,7 +64,7 @@ static const char *kind_label(const struct report *r, const struct guest_kind *k
 	return buf;
 }
 
-void report_compare(struct report *r)
+void boot_report_compare(struct boot_report *r)
 {
 	const struct boot_result *base = &r->runs[K_BASE].test;
 
@@ -157,7 +157,7 @@ static struct counts count(const struct boot_result *b)
 }
 
 /* checks of kind K that passed on the kernel, not counting skips */
-static int kind_ok(const struct report *r, const struct boot_result *b, const struct guest_kind *k)
+static int kind_ok(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k)
 {
 	int n = 0;
 
@@ -167,7 +167,7 @@ static int kind_ok(const struct report *r, const struct boot_result *b, const st
 	return n;
 }
 
-static const char *kind_skip_reason(const struct report *r, const struct boot_result *b, const struct guest_kind *k)
+static const char *kind_skip_reason(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k)
 {
 	for (size_t i = 0; i < b->nchecks; i++)
 		if (kind_of_check(r, b->checks[i].name) == k && !strcmp(b->checks[i].status, "skip") &&
@@ -177,7 +177,7 @@ static const char *kind_skip_reason(const struct report *r, const struct boot_re
 }
 
 /* why converted file I of the configuration did not run in the guest, or NULL if it did */
-static const char *not_exercised(const struct report *r, size_t i)
+static const char *not_exercised(const struct boot_report *r, size_t i)
 {
 	const struct symbol_result *y = &r->w->syms[i];
 	const struct boot_result *b = &r->runs[r->w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
@@ -244,7 +244,7 @@ static json_t *num(double v)
 }
 
 /* the kernels that were built, in order */
-static int kernels(const struct report *r, int ids[NR_KERNELS])
+static int kernels(const struct boot_report *r, int ids[NR_KERNELS])
 {
 	int n = 0;
 
@@ -254,7 +254,7 @@ static int kernels(const struct report *r, int ids[NR_KERNELS])
 	return n;
 }
 
-static json_t *bench_json(const struct report *r)
+static json_t *bench_json(const struct boot_report *r)
 {
 	const struct boot_result *base = &r->runs[K_BASE].bench;
 	json_t *rows = json_array();
@@ -338,7 +338,7 @@ static json_t *boot_json(const struct boot_result *b, bool with_checks)
 	return o;
 }
 
-json_t *report_json(const struct report *r)
+json_t *boot_report_json(const struct boot_report *r)
 {
 	json_t *root = json_object(), *series = json_object(), *conv = json_array(), *pl = json_array();
 	json_t *cfg = json_object(), *syms = json_array(), *ks = json_object(), *kinds = json_array();
@@ -491,7 +491,7 @@ static void wrap(struct strbuf *sb, const char *text, size_t width)
 	sb_addc(sb, '\n');
 }
 
-static const struct guest_kind *kind_named(const struct report *r, const char *name)
+static const struct guest_kind *kind_named(const struct boot_report *r, const char *name)
 {
 	for (size_t j = 0; j < r->nkinds; j++)
 		if (!strcmp(r->kinds[j].name, name))
@@ -501,7 +501,7 @@ static const struct guest_kind *kind_named(const struct report *r, const char *n
 
 enum group { G_CONVERTED, G_POLL, G_NO_POLL };
 
-static enum group group_of(const struct report *r, const struct guest_kind *k)
+static enum group group_of(const struct boot_report *r, const struct guest_kind *k)
 {
 	if (kind_converted(r, k))
 		return G_CONVERTED;
@@ -509,7 +509,7 @@ static enum group group_of(const struct report *r, const struct guest_kind *k)
 }
 
 /* mean poll() cost per extra ready descriptor over the kinds of group G; false if none */
-static bool mean_slope(const struct report *r, const struct boot_result *b, enum group g, double *out)
+static bool mean_slope(const struct boot_report *r, const struct boot_result *b, enum group g, double *out)
 {
 	double sum = 0;
 	int n = 0;
@@ -528,7 +528,7 @@ static bool mean_slope(const struct report *r, const struct boot_result *b, enum
 	return n > 0;
 }
 
-static void md_bench(struct strbuf *sb, const struct report *r)
+static void md_bench(struct strbuf *sb, const struct boot_report *r)
 {
 	static const char *const group_names[] = { "converted file types", "unconverted ->poll file types",
 						    "files without ->poll (tmpfs, /dev/urandom)" };
@@ -629,7 +629,7 @@ static void list_line(struct strbuf *sb, const char *head, const struct strvec *
 	sb_release(&t);
 }
 
-char *report_markdown(const struct report *r)
+char *boot_report_markdown(const struct boot_report *r)
 {
 	struct strbuf sb = STRBUF_INIT, t = STRBUF_INIT;
 	const struct boot_work *w = r->w;

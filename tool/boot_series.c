@@ -9,8 +9,8 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "series.h"
 
-#include <dirent.h>
 #include <errno.h>
 /* sparse cannot parse glibc's VLA parameters in regex.h */
 #ifdef __CHECKER__
@@ -58,11 +58,6 @@ static char *subject_of(const char *text)
 	return sb_detach(&sb);
 }
 
-static bool is_cover(const char *name, const char *text)
-{
-	return strstr(name, "cover-letter") || !strstr(text, "\ndiff --git ");
-}
-
 static char *trim(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -74,7 +69,7 @@ static char *trim(const char *s)
 	return xstrndup(s, n);
 }
 
-static void scan_patch(struct series *s, int idx, const char *text)
+static void scan_patch(struct boot_series *s, int idx, const char *text)
 {
 	regex_t re_file, re_poll, re_poll_rt, re_mask, re_mask_rt, re_head;
 	char *file = NULL;
@@ -171,90 +166,35 @@ static void scan_patch(struct series *s, int idx, const char *text)
 	regfree(&re_head);
 }
 
-/* the *.patch files of DIR, sorted, as full paths */
-static void patches_in(const char *dir, struct strvec *out)
+void boot_series_read(struct boot_series *s, const char *dir)
 {
-	struct strvec names = STRVEC_INIT;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		die_code(EXIT_INPUT, "cannot open series directory '%s': %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n > 6 && !strcmp(de->d_name + n - 6, ".patch"))
-			sv_push(&names, de->d_name);
-	}
-	closedir(d);
-	sv_sort(&names);
-	for (size_t i = 0; i < names.n; i++)
-		sv_pushf(out, "%s/%s", dir, names.v[i]);
-	sv_clear(&names);
-}
-
-/*
- * "polltax series" splits a long series into DIR/posting-1/, posting-2/, ...
- * (each may start with the infrastructure patch again): read them in order.
- */
-static void postings_in(const char *dir, struct strvec *out)
-{
-	for (int i = 1; i < 10000; i++) {
-		char *sub = xasprintf("%s/posting-%d", dir, i);
-
-		if (!is_dir(sub)) {
-			free(sub);
-			break;
-		}
-		patches_in(sub, out);
-		free(sub);
-	}
-}
-
-void series_read(struct series *s, const char *dir)
-{
-	struct strvec paths = STRVEC_INIT;
-	char *first = NULL;
+	struct strvec covers = STRVEC_INIT;
 
 	memset(s, 0, sizeof(*s));
 	s->dir = realpath_or_die(dir);
-	patches_in(s->dir, &paths);
-	if (!paths.n)
-		postings_in(s->dir, &paths);
-	for (size_t i = 0; i < paths.n; i++) {
-		const char *path = paths.v[i], *name = strrchr(path, '/') + 1;
-		char *text;
+	/* the one reader of the layout "polltax series" writes (series.h) */
+	series_dir_patches(s->dir, &s->patches, &covers);
+	if (covers.n)
+		s->cover = xstrdup(covers.v[0]);
+	for (size_t i = 0; i < s->patches.n; i++) {
+		char *text, *subj;
 
-		if (read_file(path, &text, NULL) < 0)
-			die_code(EXIT_INPUT, "cannot read '%s': %s", path, strerror(errno));
-		if (is_cover(name, text)) {
-			if (!s->cover)
-				s->cover = xstrdup(path);
-			else if (!strstr(name, "cover-letter"))
-				warning("'%s' has no diff: left out like the cover letter", path);
-		} else if (first && !strcmp(first, text)) {
-			;	/* a later posting's copy of the infrastructure patch */
-		} else {
-			char *subj = subject_of(text);
-
-			scan_patch(s, (int)s->patches.n, text);
-			sv_push(&s->patches, path);
-			sv_push(&s->subjects, subj);
-			free(subj);
-			if (!first)
-				first = xstrdup(text);
-		}
+		if (read_file(s->patches.v[i], &text, NULL) < 0)
+			die_code(EXIT_INPUT, "cannot read '%s': %s", s->patches.v[i], strerror(errno));
+		subj = subject_of(text);
+		scan_patch(s, (int)i, text);
+		sv_push(&s->subjects, subj);
+		free(subj);
 		free(text);
 	}
-	free(first);
-	sv_clear(&paths);
+	sv_clear(&covers);
 	if (!s->patches.n)
 		die_code(EXIT_INPUT, "no patches in '%s' (expected git format-patch files, *.patch, "
 			 "or posting-N/ directories of them)", dir);
 	sv_sort(&s->files);
 }
 
-void series_free(struct series *s)
+void boot_series_free(struct boot_series *s)
 {
 	for (size_t i = 0; i < s->nconv; i++) {
 		free(s->conv[i].file);
@@ -274,7 +214,7 @@ void series_free(struct series *s)
 	sv_clear(&s->files);
 }
 
-bool series_converts(const struct series *s, const char *file, const char *fn)
+bool boot_series_converts(const struct boot_series *s, const char *file, const char *fn)
 {
 	for (size_t i = 0; i < s->nconv; i++)
 		if (!strcmp(s->conv[i].file, file) && !strcmp(s->conv[i].poll_fn, fn))
@@ -362,7 +302,7 @@ static char *drop_line(const char *text, size_t line)
 	return sb_detach(&sb);
 }
 
-const struct head_site *series_mutate(const struct series *s, const struct strvec *prefer, const char *dir)
+const struct head_site *boot_series_mutate(const struct boot_series *s, const struct strvec *prefer, const char *dir)
 {
 	const struct head_site *h = NULL;
 

@@ -85,7 +85,7 @@ static char *default_guest(void)
 	return xasprintf("%s/boot/polltest", exe);
 }
 
-static void copy_logs(const struct report *r, const char *out)
+static void copy_logs(const struct boot_report *r, const char *out)
 {
 	char *dir = path_join(out, "logs");
 
@@ -116,7 +116,7 @@ static void copy_logs(const struct report *r, const char *out)
  * wake-ups it tests first (there a lost head shows).  Dies when the series
  * sets a head nowhere.
  */
-static const struct head_site *mutate_series(const struct series *s, const struct report *rep,
+static const struct head_site *mutate_series(const struct boot_series *s, const struct boot_report *rep,
 					     const char *mutate, const char *dir)
 {
 	struct strvec prefer = STRVEC_INIT;
@@ -127,16 +127,16 @@ static const struct head_site *mutate_series(const struct series *s, const struc
 	for (int pass = 0; pass < 2 && !*mutate; pass++)
 		for (size_t i = 0; i < rep->nkinds; i++)
 			if (rep->kinds[i].always_ready == (pass == 1) &&
-			    series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn))
+			    boot_series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn))
 				sv_push(&prefer, rep->kinds[i].source);
-	h = series_mutate(s, &prefer, dir);
+	h = boot_series_mutate(s, &prefer, dir);
 	sv_clear(&prefer);
 	if (!h)
 		die_code(EXIT_INPUT, "--mutate: the series sets f_poll_head nowhere");
 	return h;
 }
 
-static int print_plan(const struct series *s, const struct report *rep, const char *kernel_dir,
+static int print_plan(const struct boot_series *s, const struct boot_report *rep, const char *kernel_dir,
 		      const char *mutate, const char *out)
 {
 	char *tree = realpath_or_die(kernel_dir);
@@ -152,7 +152,7 @@ static int print_plan(const struct series *s, const struct report *rep, const ch
 		printf("site\t%s\t%d\t%s\n", s->sites[i].file, s->sites[i].patch + 1, s->sites[i].text);
 	for (size_t i = 0; i < rep->nkinds; i++)
 		printf("kind\t%s\t%s\t%s\n", rep->kinds[i].name, rep->kinds[i].source,
-		       series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn) ? "converted" :
+		       boot_series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn) ? "converted" :
 		       rep->kinds[i].unconvertible ? "unconvertible" : "unconverted");
 	for (size_t i = 0; i < s->files.n; i++) {
 		char *cond, *why, *sym = kconfig_symbol_for(tree, s->files.v[i], &cond, &why);
@@ -220,10 +220,10 @@ int cmd_boot_test(int argc, char **argv)
 	const char *out = "boot-test-out", *kernels = "base,patched,two-call", *work = NULL, *mutate = NULL;
 	const char *kpatches = NULL;
 	struct guest_opts go = { "qemu-system-x86_64", "auto", 600, NULL, "/bin/busybox", NULL };
-	struct series s, mutated;
-	struct series *use = &s;
+	struct boot_series s, mutated;
+	struct boot_series *use = &s;
 	struct boot_work w;
-	struct report rep;
+	struct boot_report rep;
 	struct strbuf cmdline = STRBUF_INIT;
 	char *guest = NULL, *initrd, *bootdir, *text, *path;
 	char *outdir, *workdir, *kpdir, *busybox, *qemu = NULL;
@@ -305,7 +305,7 @@ int cmd_boot_test(int argc, char **argv)
 	}
 	go.guest = guest;
 
-	series_read(&s, argv[optind]);
+	boot_series_read(&s, argv[optind]);
 	memset(&rep, 0, sizeof(rep));
 	guest_kinds(guest, &rep.kinds, &rep.nkinds);
 
@@ -345,7 +345,7 @@ int cmd_boot_test(int argc, char **argv)
 		if (!quiet)
 			fprintf(stderr, "boot-test: mutation: removed \"%s\" (%s, patch %d)\n", h->text, h->file,
 				h->patch + 1);
-		series_read(&mutated, dir);
+		boot_series_read(&mutated, dir);
 		use = &mutated;
 		rep.mutation = h;
 		free(dir);
@@ -382,11 +382,11 @@ int cmd_boot_test(int argc, char **argv)
 		free(name);
 	}
 
-	report_compare(&rep);
+	boot_report_compare(&rep);
 	if (mkdir_p(out) < 0)
 		die("cannot create '%s': %s", out, strerror(errno));
 	copy_logs(&rep, out);
-	j = report_json(&rep);
+	j = boot_report_json(&rep);
 	text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
 	path = path_join(out, "boot-test.json");
 	if (!text || write_file_atomic(path, text, strlen(text)) < 0)
@@ -394,7 +394,7 @@ int cmd_boot_test(int argc, char **argv)
 	free(text);
 	free(path);
 	json_decref(j);
-	text = report_markdown(&rep);
+	text = boot_report_markdown(&rep);
 	path = path_join(out, "boot-test.md");
 	if (write_file_atomic(path, text, strlen(text)) < 0)
 		die("cannot write '%s'", path);
@@ -420,8 +420,8 @@ int cmd_boot_test(int argc, char **argv)
 	free(rep.kinds);
 	sv_clear(&rep.failures);
 	if (use == &mutated)
-		series_free(&mutated);
-	series_free(&s);
+		boot_series_free(&mutated);
+	boot_series_free(&s);
 	work_free(&w);
 	free(initrd);
 	free(bootdir);

@@ -7,8 +7,9 @@
  * (what reaches poll_wait, with which head, derived from what), ops struct
  * initializers and run-time assignments, references to file_operations
  * objects (creation sites) and private_data / f_poll_head assignments.
- * It decides no class: it records facts.  The fact format is documented in
- * tool/FACTS.md.
+ * It decides no class: it records facts.  The facts format (every key, its
+ * type and meaning, and what the cache keeps) is tool/FACTS.md: change it
+ * with extract.c, and bump FACTS_VERSION in scan.c.
  */
 #ifndef POLLTAX_EXTRACT_H
 #define POLLTAX_EXTRACT_H

@@ -5,9 +5,11 @@
 #define _GNU_SOURCE
 #include "maintainers.h"
 
+#include <ctype.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int get_maintainer(const struct maint *m, struct strbuf *out, const char *a1, const char *a2)
 {
@@ -321,5 +323,76 @@ char *maint_prefix(const struct maint *m, const struct strvec *files)
 	else
 		r = xasprintf("%s/%s", p.v[0], p.v[1]);
 	sv_clear(&p);
+	return r;
+}
+
+/* The titles of the sections of ROOT/MAINTAINERS (a line followed by an "X:\t" entry); -1 when it cannot be read. */
+static int sections_of(const char *root, struct strvec *out)
+{
+	char *p = path_join(root, "MAINTAINERS"), *text, *prev = NULL;
+
+	if (read_file(p, &text, NULL) < 0) {
+		free(p);
+		return -1;
+	}
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		bool entry = l[0] >= 'A' && l[0] <= 'Z' && l[1] == ':' && l[2] == '\t';
+
+		if (entry && prev && !sv_contains(out, prev))
+			sv_push(out, prev);
+		prev = entry ? NULL : l;
+	}
+	free(text);
+	free(p);
+	return 0;
+}
+
+/* Edit distance of A and B, case aside (small strings: section titles). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row = xcalloc(lb + 1, sizeof(*row)), r;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	r = row[lb];
+	free(row);
+	return r;
+}
+
+char *maint_section_named(const char *root, const char *name, struct strvec *close)
+{
+	struct strvec all = STRVEC_INIT;
+	char *r = NULL;
+
+	if (sections_of(root, &all) < 0)
+		die_code(EXIT_INPUT, "cannot read '%s/MAINTAINERS' for --section", root);
+	sv_push(&all, "THE REST");	/* maint_section()'s name for a file no section claims */
+	for (size_t i = 0; i < all.n && !r; i++)
+		if (!strcasecmp(all.v[i], name))
+			r = xstrdup(all.v[i]);
+	for (size_t d = 0; !r && d <= strlen(name) / 3 + 2; d++)
+		for (size_t i = 0; i < all.n; i++) {
+			size_t e = distance(all.v[i], name);
+			bool part = strlen(name) >= 3 && strcasestr(all.v[i], name);
+
+			if ((e == d || (d == 0 && part)) && !sv_contains(close, all.v[i]))
+				sv_push(close, all.v[i]);
+		}
+	sv_clear(&all);
 	return r;
 }

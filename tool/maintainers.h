@@ -29,4 +29,12 @@ int maint_recipients(const struct maint *m, const char *patch, struct strvec *to
  */
 char *maint_prefix(const struct maint *m, const struct strvec *files);
 
+/*
+ * The title of the MAINTAINERS section of ROOT named NAME (case aside; "THE
+ * REST" included), or NULL with CLOSE filled with the titles near it (a
+ * few letters off, or containing NAME), nearest first.  Dies (exit 3) when
+ * ROOT/MAINTAINERS cannot be read.
+ */
+char *maint_section_named(const char *root, const char *name, struct strvec *close);
+
 #endif

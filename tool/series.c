@@ -556,6 +556,10 @@ char *series_readme(json_t *s)
 	struct strbuf sb = STRBUF_INIT;
 	json_t *x, *pp;
 	size_t i, j;
+	/* git format-patch -v N names the files vN-0000-... */
+	json_int_t reroll = json_integer_value(json_object_get(s, "reroll_count"));
+	char *cover = reroll ? xasprintf("v%lld-0000-cover-letter.patch", (long long)reroll) :
+			       xstrdup("0000-cover-letter.patch");
 
 	sb_addf(&sb, "# ->poll_mask conversion series for linux-%s\n\n", str(s, "version"));
 	sb_addf(&sb, "Made by `%s`.\n\n", str(s, "command"));
@@ -569,16 +573,16 @@ char *series_readme(json_t *s)
 		sb_adds(&sb, "## Postings\n\n");
 		sb_addf(&sb, "The kernel's norm is at most about 15 patches per posting, so the series is split "
 			"into %zu postings of at most %lld patches, each in its own directory with its own cover "
-			"letter (`0000-cover-letter.patch`).  %s\n\n",
+			"letter (`%s`).  %s\n\n",
 			json_array_size(json_object_get(s, "postings")),
-			json_integer_value(json_object_get(s, "max_patches")),
+			json_integer_value(json_object_get(s, "max_patches")), cover,
 			json_is_string(json_object_get(s, "infra")) ?
 			"Send them in order: `posting-1/` carries the infrastructure patch, which the others "
 			"depend on." :
 			"The tree already has the API (no infrastructure patch): they do not depend on each other.");
 	} else {
-		sb_adds(&sb, "## Posting\n\nOne posting: the patches are in this directory, starting with "
-			"`0000-cover-letter.patch`.\n\n");
+		sb_addf(&sb, "## Posting\n\nOne posting: the patches are in this directory, starting with "
+			"`%s`.\n\n", cover);
 	}
 	sb_adds(&sb, "| posting | patch | subject | section | converted |\n|---|---|---|---|---|\n");
 	json_array_foreach(json_object_get(s, "postings"), i, x)
@@ -590,6 +594,7 @@ char *series_readme(json_t *s)
 		"`scripts/get_maintainer.pl`).  To check it: `polltax verify DIR KERNEL_DIR`.\n\n");
 	sb_adds(&sb, "`series.json` has every conversion (its plan: the new names, the head and where it is "
 		"set, the spatch commands) and every refusal with its reason.\n");
+	free(cover);
 	return sb_detach(&sb);
 }
 

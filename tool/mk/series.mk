@@ -14,7 +14,10 @@ OBJS += \
 	$(BUILD)/obj/maintainers.o \
 	$(BUILD)/obj/pipeline.o \
 	$(BUILD)/obj/scratch.o \
-	$(BUILD)/obj/series.o
+	$(BUILD)/obj/series.o \
+	$(BUILD)/obj/series_build.o \
+	$(BUILD)/obj/series_post.o \
+	$(BUILD)/obj/verify.o
 
 # make series KERNEL=/path/to/linux [SIGNOFF="Name <mail>"] [SCAN=dir]: the
 # patch series in $(SERIES_OUT); make verify-series checks it.
