@@ -45,6 +45,8 @@ OBJS := \
 	$(BUILD)/obj/output.o \
 	$(BUILD)/obj/history.o \
 	$(BUILD)/obj/tree.o \
+	$(BUILD)/obj/kbuild.o \
+	$(BUILD)/obj/strutil.o \
 	$(BUILD)/obj/util.o \
 	$(BUILD)/obj/statmemo.o
 

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "boot.h"
+#include "kbuild.h"
 #include "tree.h"
 
 #include <errno.h>
@@ -140,6 +141,7 @@ static int print_plan(const struct series *s, const struct report *rep, const ch
 		      const char *mutate, const char *out)
 {
 	char *tree = realpath_or_die(kernel_dir);
+	struct kbuild *kb = kbuild_new(tree, NULL);
 
 	for (size_t i = 0; i < s->patches.n; i++)
 		printf("patch\t%zu\t%s\t%s\n", i + 1, strrchr(s->patches.v[i], '/') + 1, s->subjects.v[i]);
@@ -155,7 +157,7 @@ static int print_plan(const struct series *s, const struct report *rep, const ch
 		       series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn) ? "converted" :
 		       rep->kinds[i].unconvertible ? "unconvertible" : "unconverted");
 	for (size_t i = 0; i < s->files.n; i++) {
-		char *cond, *why, *sym = kconfig_symbol_for(tree, s->files.v[i], &cond, &why);
+		char *cond, *why, *sym = kbuild_symbol(kb, s->files.v[i], &cond, &why);
 
 		printf("config\t%s\t%s%s%s\t%s\n", s->files.v[i], sym ? sym : "-", cond ? " && " : "",
 		       cond ? cond : "", why ? why : "");
@@ -186,6 +188,7 @@ static int print_plan(const struct series *s, const struct report *rep, const ch
 		printf("mutate\t%s\t%d\t%s\t%s\n", h->file, h->patch + 1, h->text, dir);
 		free(dir);
 	}
+	kbuild_close(kb);
 	free(tree);
 	return 0;
 }

@@ -17,10 +17,10 @@
  */
 #define _GNU_SOURCE
 #include "commands.h"
+#include "kbuild.h"
 #include "scratch.h"
 #include "unity.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <glob.h>
@@ -264,80 +264,12 @@ static size_t relevant_before(const struct strvec *before, const struct strvec *
 struct builder {
 	bool kbuild;
 	const char *work;
+	struct kbuild *kb;	/* the work tree's makefiles: the make targets */
 	char *build;		/* O= (kbuild) */
 	struct strvec flags;	/* compile_flags.txt (fixture) */
 	int jobs;
 	bool quiet;
 };
-
-/*
- * The make target of REL (a .c file, relative to WORK).  A directory whose
- * Makefile has no obj- line is not a Kbuild directory of its own: its files
- * are built from a sibling's Makefile through "../DIR/" (amdgpu builds
- * ../amdkfd/), and only that path gets the sibling's flags.
- */
-static char *kbuild_target(const char *work, const char *rel)
-{
-	char *d = xstrdup(rel), *slash = strrchr(d, '/'), *mk, *text = NULL, *res = NULL;
-	const char *name, *base;
-	char *parent, *ps;
-
-	if (!slash)
-		goto plain;
-	*slash = '\0';
-	base = slash + 1;
-	mk = xasprintf("%s/%s/Makefile", work, d);
-	if (read_file(mk, &text, NULL) != 0 || strstr(text, "obj-")) {
-		free(mk);
-		free(text);
-		goto plain;
-	}
-	free(mk);
-	free(text);
-	parent = xstrdup(d);
-	ps = strrchr(parent, '/');
-	if (!ps) {
-		free(parent);
-		goto plain;
-	}
-	*ps = '\0';
-	name = ps + 1;
-	{
-		char *pdir = xasprintf("%s/%s", work, parent), *needle = xasprintf("../%s", name);
-		DIR *dir = opendir(pdir);
-		struct dirent *de;
-		struct strvec subs = STRVEC_INIT;
-
-		while (dir && (de = readdir(dir)))
-			if (de->d_name[0] != '.' && strcmp(de->d_name, name))
-				sv_push(&subs, de->d_name);
-		if (dir)
-			closedir(dir);
-		sv_sort(&subs);
-		for (size_t i = 0; i < subs.n && !res; i++) {
-			char *smk = xasprintf("%s/%s/Makefile", pdir, subs.v[i]), *st = NULL;
-
-			if (read_file(smk, &st, NULL) == 0 && strstr(st, needle))
-				res = xasprintf("%s/%s/../%s/%.*so", parent, subs.v[i], name,
-						(int)strlen(base) - 1, base);
-			free(st);
-			free(smk);
-		}
-		sv_clear(&subs);
-		free(needle);
-		free(pdir);
-	}
-	free(parent);
-	if (res) {
-		free(d);
-		return res;
-	}
-plain:
-	free(d);
-	res = xstrdup(rel);
-	res[strlen(res) - 1] = 'o';
-	return res;
-}
 
 static int build_units(struct builder *b, const struct strvec *cfiles, struct strbuf *log);
 
@@ -380,7 +312,7 @@ static int build_units(struct builder *b, const struct strvec *cfiles, struct st
 		sv_pushf(&argv, "O=%s", b->build);
 		sv_push(&argv, "C=2");
 		for (size_t i = 0; i < cfiles->n; i++) {
-			char *o = kbuild_target(b->work, cfiles->v[i]);
+			char *o = kbuild_target(b->kb, cfiles->v[i]);
 
 			sv_push(&argv, o);
 			free(o);
@@ -671,6 +603,7 @@ int cmd_verify(int argc, char **argv)
 
 		if (is_file(mb)) {
 			b.kbuild = true;
+			b.kb = kbuild_new(s.work, NULL);
 			prepare_kbuild(&b, &s, o.config, o.quiet);
 		} else if (is_file(cf)) {
 			char *text;
@@ -848,6 +781,7 @@ int cmd_verify(int argc, char **argv)
 	sv_clear(&patches);
 	sv_clear(&base_w);
 	sv_clear(&b.flags);
+	kbuild_close(b.kb);
 	free(b.build);
 	free(dir);
 	free((char *)o.output);

@@ -10,7 +10,6 @@ OBJS += \
 	$(BUILD)/obj/convert_site.o \
 	$(BUILD)/obj/cfacts.o \
 	$(BUILD)/obj/headexpr.o \
-	$(BUILD)/obj/kbuild.o \
 	$(BUILD)/obj/maintainers.o \
 	$(BUILD)/obj/pipeline.o \
 	$(BUILD)/obj/scratch.o \

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * strutil.h - small text helpers more than one stage needs (util.h has
+ * the basic strings, files and processes).
+ */
+#ifndef POLLTAX_STRUTIL_H
+#define POLLTAX_STRUTIL_H
+
+#include "util.h"
+
+/* Split a shell command line (compile_commands.json "command", a ccflags value) into OUT. */
+void shell_split(const char *s, struct strvec *out);
+
+#endif
