@@ -47,6 +47,7 @@ OBJS := \
 	$(BUILD)/obj/tree.o \
 	$(BUILD)/obj/kbuild.o \
 	$(BUILD)/obj/strutil.o \
+	$(BUILD)/obj/json_util.o \
 	$(BUILD)/obj/util.o \
 	$(BUILD)/obj/statmemo.o
 

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "commands.h"
+#include "json_util.h"
 #include "cocci.h"
 #include "convert.h"
 #include "infra.h"
@@ -243,13 +244,6 @@ static char *measurements(const char *infra, bool made, char **source)
 	return r;
 }
 
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 /*
  * The command, for the cover letter and README: the options that change
  * the output, with the paths as placeholders, so that where the tree and
@@ -287,17 +281,17 @@ static json_t *plan_commands(json_t *p)
 	size_t i;
 
 	sb_addf(&sb, "spatch --sp-file cocci/poll_mask.cocci -D patch -D fn=%s -D mask_fn=%s -D ev=%s "
-		"--no-includes --keep-comments --in-place", str(p, "function"), str(p, "mask_fn"), str(p, "events"));
+		"--no-includes --keep-comments --in-place", jstr(p, "function"), jstr(p, "mask_fn"), jstr(p, "events"));
 	json_array_foreach(json_object_get(p, "files"), i, x)
 		sb_addf(&sb, " %s", json_string_value(x));
 	json_array_append_new(a, json_string(sb.buf));
 	json_array_foreach(json_object_get(p, "sites"), i, x) {
 		sb_reset(&sb);
 		sb_addf(&sb, "spatch --sp-file cocci/f_poll_head.cocci -D anchor_%s -D site=%s -D head='%s'",
-			str(x, "anchor"), str(x, "function"), str(x, "head"));
+			jstr(x, "anchor"), jstr(x, "function"), jstr(x, "head"));
 		json_object_foreach(json_object_get(x, "vars"), k, v)
 			sb_addf(&sb, " -D %s=%s", k, json_string_value(v));
-		sb_addf(&sb, " --no-includes --keep-comments --in-place %s", str(x, "file"));
+		sb_addf(&sb, " --no-includes --keep-comments --in-place %s", jstr(x, "file"));
 		json_array_append_new(a, json_string(sb.buf));
 	}
 	sb_release(&sb);
@@ -567,7 +561,7 @@ int cmd_series(int argc, char **argv)
 		char *sec, *key;
 		size_t g;
 
-		if (o.only.n && !sv_contains(&o.only, str(x, "function")))
+		if (o.only.n && !sv_contains(&o.only, jstr(x, "function")))
 			continue;
 		p = convert_plan(&cv, x);
 		if (json_is_true(json_object_get(p, "ok")) && !configured(&cfg, p)) {
@@ -580,12 +574,12 @@ int cmd_series(int argc, char **argv)
 			json_array_append_new(refused, p);
 			continue;
 		}
-		sec = maint_section(&m, str(x, "file"));
+		sec = maint_section(&m, jstr(x, "file"));
 		if (o.split) {
-			key = xasprintf("%s\t%s", sec, str(x, "file"));
+			key = xasprintf("%s\t%s", sec, jstr(x, "file"));
 		} else if (!strcmp(sec, "THE REST")) {
 			/* no section of their own: one patch per directory, not one for everything */
-			const char *f = str(x, "file"), *sl = strrchr(f, '/');
+			const char *f = jstr(x, "file"), *sl = strrchr(f, '/');
 
 			key = xasprintf("%s\t%.*s", sec, sl ? (int)(sl - f) : 0, f);
 		} else {
@@ -640,8 +634,8 @@ int cmd_series(int argc, char **argv)
 			struct strvec pollfiles = STRVEC_INIT;
 
 			json_array_foreach(g->done, i, x)
-				if (!sv_contains(&pollfiles, str(x, "file")))
-					sv_push(&pollfiles, str(x, "file"));
+				if (!sv_contains(&pollfiles, jstr(x, "file")))
+					sv_push(&pollfiles, jstr(x, "file"));
 			prefix = maint_prefix(&m, &pollfiles);
 			sv_clear(&pollfiles);
 		}

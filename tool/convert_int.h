@@ -11,13 +11,7 @@
 #define POLLTAX_CONVERT_INT_H
 
 #include "convert.h"
-
-static inline const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
+#include "json_util.h"
 
 /* ---- convert_frame.c: one function's parameters and local definitions ---- */
 

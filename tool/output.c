@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "output.h"
+#include "json_util.h"
 #include "census.h"
 #include "util.h"
 
@@ -17,13 +18,6 @@ const char *const class_order[] = {
 	"none", "single-static", "single-private", "single-cond", "single-dynamic", "multi",
 	"busy-poll", "delegate", "unknown", "converted", "not-poll", NULL,
 };
-
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
 
 int write_json(const char *path, json_t *v)
 {
@@ -70,7 +64,7 @@ static char *join_heads(json_t *impl, const char *sep)
 	size_t i;
 
 	json_array_foreach(json_object_get(impl, "heads"), i, h)
-		sb_addf(&sb, "%s%s", i ? sep : "", str(h, "expr"));
+		sb_addf(&sb, "%s%s", i ? sep : "", jstr(h, "expr"));
 	return sb_detach(&sb);
 }
 
@@ -81,7 +75,7 @@ static char *join_sites(json_t *impl)
 	size_t i;
 
 	json_array_foreach(json_object_get(impl, "creation_sites"), i, s)
-		sb_addf(&sb, "%s%s:%s", i ? "; " : "", str(s, "kind"), str(s, "function"));
+		sb_addf(&sb, "%s%s:%s", i ? "; " : "", jstr(s, "kind"), jstr(s, "function"));
 	return sb_detach(&sb);
 }
 
@@ -99,19 +93,19 @@ static char *csv(json_t *result)
 		json_t *cr = json_object_get(x, "cocci");
 
 		snprintf(line, sizeof(line), "%lld", json_integer_value(json_object_get(x, "line")));
-		csv_field(&sb, str(x, "file"), false);
+		csv_field(&sb, jstr(x, "file"), false);
 		csv_field(&sb, line, false);
-		csv_field(&sb, str(x, "function"), false);
-		csv_field(&sb, str(x, "layer"), false);
-		csv_field(&sb, str(x, "class"), false);
-		csv_field(&sb, str(x, "convertible"), false);
+		csv_field(&sb, jstr(x, "function"), false);
+		csv_field(&sb, jstr(x, "layer"), false);
+		csv_field(&sb, jstr(x, "class"), false);
+		csv_field(&sb, jstr(x, "convertible"), false);
 		csv_field(&sb, heads, false);
-		csv_field(&sb, str(x, "base"), false);
+		csv_field(&sb, jstr(x, "base"), false);
 		csv_field(&sb, sites, false);
-		csv_field(&sb, str(x, "subsystem"), false);
+		csv_field(&sb, jstr(x, "subsystem"), false);
 		csv_field(&sb, json_is_true(json_object_get(x, "compiled")) ? "yes" : "no", false);
-		csv_field(&sb, json_is_object(cr) ? str(cr, "class") : "", false);
-		csv_field(&sb, str(x, "reason"), true);
+		csv_field(&sb, json_is_object(cr) ? jstr(cr, "class") : "", false);
+		csv_field(&sb, jstr(x, "reason"), true);
 		free(heads);
 		free(sites);
 	}
@@ -132,9 +126,9 @@ char *summary_markdown(json_t *result)
 	const char *k;
 	size_t i;
 
-	sb_addf(&sb, "# polltax: linux %s", str(tree, "version"));
-	if (str(tree, "git_describe")[0])
-		sb_addf(&sb, " (%s)", str(tree, "git_describe"));
+	sb_addf(&sb, "# polltax: linux %s", jstr(tree, "version"));
+	if (jstr(tree, "git_describe")[0])
+		sb_addf(&sb, " (%s)", jstr(tree, "git_describe"));
 	sb_addf(&sb, "\n\n%lld `->poll` implementations (%lld `file_operations` with a poll), "
 		     "%lld converted, %lld auto-convertible, %lld need an open path, %lld to review, "
 		     "%lld not convertible; %lld `.poll` members that are not file polling.\n\n",
@@ -153,9 +147,9 @@ char *summary_markdown(json_t *result)
 	}
 	json_array_foreach(json_object_get(result, "implementations"), i, x) {
 		json_t *s;
-		const char *sub = str(x, "subsystem");
+		const char *sub = jstr(x, "subsystem");
 
-		if (!strcmp(str(x, "class"), "not-poll"))
+		if (!strcmp(jstr(x, "class"), "not-poll"))
 			continue;
 		s = json_object_get(subs, sub);
 		if (!s) {
@@ -163,7 +157,7 @@ char *summary_markdown(json_t *result)
 			json_object_set_new(subs, sub, s);
 		}
 		json_object_set_new(s, "total", json_integer(geti(s, "total") + 1));
-		json_object_set_new(s, str(x, "convertible"), json_integer(geti(s, str(x, "convertible")) + 1));
+		json_object_set_new(s, jstr(x, "convertible"), json_integer(geti(s, jstr(x, "convertible")) + 1));
 	}
 	sb_adds(&sb, "\n## Per subsystem (directory)\n\n| subsystem | total | converted | convertible | "
 		     "needs-open | review | not convertible |\n|---|---:|---:|---:|---:|---:|---:|\n");
@@ -184,8 +178,8 @@ char *summary_markdown(json_t *result)
 	}
 	sb_adds(&sb, "\n## Poll layers found by following the calls\n\n");
 	json_array_foreach(json_object_get(result, "layers"), i, l)
-		sb_addf(&sb, "- `%s`%s: %s\n", str(l, "layer"),
-			json_is_true(json_object_get(l, "busy_poll")) ? " (busy-poll)" : "", str(l, "found_via"));
+		sb_addf(&sb, "- `%s`%s: %s\n", jstr(l, "layer"),
+			json_is_true(json_object_get(l, "busy_poll")) ? " (busy-poll)" : "", jstr(l, "found_via"));
 	sb_addf(&sb, "\n%lld implementations where the Coccinelle pass disagrees (see polltax.json "
 		     "\"disagreements\").\n", geti(counts, "disagreements"));
 	census_markdown(&sb, result);

@@ -11,7 +11,6 @@
 
 #include <jansson.h>
 
-const char *rstr(json_t *o, const char *k);	/* "" when missing */
 long long rnum(json_t *o, const char *k);	/* 0 when missing */
 
 /* Convertibility in report order: converted, yes, needs-open, review, no, excluded. */
