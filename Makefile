@@ -48,6 +48,7 @@ OBJS := \
 	$(BUILD)/obj/kbuild.o \
 	$(BUILD)/obj/strutil.o \
 	$(BUILD)/obj/json_util.o \
+	$(BUILD)/obj/datadir.o \
 	$(BUILD)/obj/util.o \
 	$(BUILD)/obj/statmemo.o
 

@@ -9,12 +9,12 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "boot.h"
+#include "datadir.h"
 #include "kbuild.h"
 #include "tree.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,14 +76,7 @@ static const char usage[] =
 
 static char *default_guest(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return xstrdup("build/boot/polltest");
-	exe[n] = '\0';
-	*strrchr(exe, '/') = '\0';
-	return xasprintf("%s/boot/polltest", exe);
+	return exe_dir() ? xasprintf("%s/boot/polltest", exe_dir()) : xstrdup("build/boot/polltest");
 }
 
 static void copy_logs(const struct report *r, const char *out)

@@ -4,7 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "scratch.h"
-#include "pipeline.h"
+#include "datadir.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -302,7 +302,7 @@ static char *unpack_scripts(bool quiet)
 	char *r = NULL;
 
 	if (glob("/usr/src/linux-source-*.tar.xz", 0, NULL, &g) != 0) {
-		char *ep = xasprintf("%s/tool/ensure-packages", pipeline_data_dir());
+		char *ep = xasprintf("%s/tool/ensure-packages", data_dir());
 		const char *argv[] = { ep, "linux-source-6.12", NULL };
 
 		if (run_cmd(argv, NULL, NULL, quiet) != 0 ||
