@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "strutil.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -63,17 +64,6 @@ static bool is_cover(const char *name, const char *text)
 	return strstr(name, "cover-letter") || !strstr(text, "\ndiff --git ");
 }
 
-static char *trim(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-		n--;
-	return xstrndup(s, n);
-}
-
 static void scan_patch(struct series *s, int idx, const char *text)
 {
 	regex_t re_file, re_poll, re_poll_rt, re_mask, re_mask_rt, re_head;
@@ -119,7 +109,7 @@ static void scan_patch(struct series *s, int idx, const char *text)
 			if (!sv_contains(&s->files, file))
 				sv_push(&s->files, file);
 		} else if (file && (m = match(&re_head, line, 1))) {
-			char *t = trim(m);
+			char *t = trim_dup(m);
 
 			/* "f->f_poll_head = NULL;" (the infrastructure's clean-up) is no creation site */
 			if (!strstr(t, "= NULL;")) {

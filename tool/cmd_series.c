@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "commands.h"
+#include "strutil.h"
 #include "json_util.h"
 #include "cocci.h"
 #include "convert.h"
@@ -94,16 +95,6 @@ static void progress(const struct opts *o, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static char *trimmed(struct strbuf *sb)
-{
-	char *r = sb_detach(sb);
-	size_t n = strlen(r);
-
-	while (n && (r[n - 1] == '\n' || r[n - 1] == ' '))
-		r[--n] = '\0';
-	return r;
-}
-
 /* "Name <mail>" from --signoff or git's configuration of the tree. */
 static void identity(const struct opts *o, const struct tree *t, char **name, char **email)
 {
@@ -116,7 +107,7 @@ static void identity(const struct opts *o, const struct tree *t, char **name, ch
 		const char *ae[] = { "git", "config", "user.email", NULL };
 
 		if (run_cmd(an, t->root, &n, true) == 0 && run_cmd(ae, t->root, &e, true) == 0) {
-			char *nn = trimmed(&n), *ee = trimmed(&e);
+			char *nn = sb_detach_trimmed(&n), *ee = sb_detach_trimmed(&e);
 
 			if (*nn && *ee)
 				fromgit = xasprintf("%s <%s>", nn, ee);
@@ -545,7 +536,7 @@ int cmd_series(int argc, char **argv)
 			struct strbuf out = STRBUF_INIT;
 
 			scratch_git(&s, &out, true, "rev-parse", "HEAD", NULL);
-			json_array_append_new(commits, json_string(trimmed(&out)));
+			json_array_append_new(commits, json_string(sb_detach_trimmed(&out)));
 		}
 	}
 
@@ -657,7 +648,7 @@ int cmd_series(int argc, char **argv)
 			struct strbuf out = STRBUF_INIT;
 
 			scratch_git(&s, &out, true, "rev-parse", "HEAD", NULL);
-			g->commit = trimmed(&out);
+			g->commit = sb_detach_trimmed(&out);
 			json_array_append_new(commits, json_string(g->commit));
 		}
 		free(msgfile);
@@ -767,7 +758,7 @@ int cmd_series(int argc, char **argv)
 				json_object_set_new(pp, "file", json_string(strrchr(f, '/') + 1));
 				json_object_set_new(pp, "commit", json_string(commit));
 				{
-					char *st = trimmed(&subj);
+					char *st = sb_detach_trimmed(&subj);
 
 					json_object_set_new(pp, "subject", json_string(st));
 					free(st);

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "scratch.h"
+#include "strutil.h"
 #include "datadir.h"
 
 #include <errno.h>
@@ -61,16 +62,6 @@ int scratch_git(const struct scratch *s, struct strbuf *out, int quiet, ...)
 	return rc;
 }
 
-static char *trim(struct strbuf *sb)
-{
-	char *r = sb_detach(sb);
-	size_t n = strlen(r);
-
-	while (n && (r[n - 1] == '\n' || r[n - 1] == ' '))
-		r[--n] = '\0';
-	return r;
-}
-
 void scratch_identity(const char *name, const char *email, const char *date)
 {
 	setenv("GIT_AUTHOR_NAME", name, 1);
@@ -111,7 +102,7 @@ static void base_from_clone(struct scratch *s, const struct tree *t, bool quiet)
 	if (git_in(NULL, t->root, &out, true, "--no-optional-locks", "rev-parse", "--verify", "HEAD^{commit}",
 		   NULL) != 0)
 		die_code(EXIT_INPUT, "'%s' is a git clone without a HEAD commit", t->root);
-	s->base = trim(&out);
+	s->base = sb_detach_trimmed(&out);
 	if (git_in(NULL, t->root, &out, true, "--no-optional-locks", "status", "--porcelain", "-uno", NULL) == 0 &&
 	    out.len)
 		warning("'%s' has uncommitted changes: the series is based on HEAD (%.12s) without them", t->root,
@@ -123,7 +114,7 @@ static void base_from_clone(struct scratch *s, const struct tree *t, bool quiet)
 	if (git_in(s->git_dir, NULL, &out, true, "log", "-1", "--format=%ct", s->base, NULL) != 0)
 		die("cannot read the date of commit %s", s->base);
 	{
-		char *ct = trim(&out);
+		char *ct = sb_detach_trimmed(&out);
 
 		s->date = xasprintf("@%s +0000", ct);
 		free(ct);
@@ -165,7 +156,7 @@ static void base_from_files(struct scratch *s, const struct tree *t, bool quiet)
 		sb_reset(&out);
 		if (git_in(s->git_dir, t->root, &out, quiet, "-c", "core.bare=false", "write-tree", NULL) != 0)
 			die("cannot write the tree of '%s'", t->root);
-		tree_id = trim(&out);
+		tree_id = sb_detach_trimmed(&out);
 		if (!strcmp(tree_id, "4b825dc642cb6eb9a060e54bf8d69288fbee4904"))
 			die_code(EXIT_INPUT, "no file of '%s' could be recorded in '%s'", t->root, s->git_dir);
 		msg = xasprintf("linux %s as found in the tree", t->version);
@@ -180,7 +171,7 @@ static void base_from_files(struct scratch *s, const struct tree *t, bool quiet)
 				die("cannot commit the tree of '%s'", t->root);
 		}
 		{
-			char *c = trim(&out);
+			char *c = sb_detach_trimmed(&out);
 
 			if (git_in(s->git_dir, NULL, NULL, quiet, "update-ref", "refs/polltax/pristine", c, NULL) != 0)
 				die("cannot update refs/polltax/pristine in '%s'", s->git_dir);
@@ -192,7 +183,7 @@ static void base_from_files(struct scratch *s, const struct tree *t, bool quiet)
 	sb_reset(&out);
 	if (git_in(s->git_dir, NULL, &out, true, "rev-parse", "refs/polltax/pristine", NULL) != 0)
 		die("no pristine commit in '%s'", s->git_dir);
-	s->base = trim(&out);
+	s->base = sb_detach_trimmed(&out);
 	s->from_git = false;
 }
 

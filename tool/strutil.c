@@ -4,6 +4,8 @@
  */
 #include "strutil.h"
 
+#include <string.h>
+
 void shell_split(const char *s, struct strvec *out)
 {
 	struct strbuf w = STRBUF_INIT;
@@ -40,4 +42,23 @@ void shell_split(const char *s, struct strvec *out)
 	if (in)
 		sv_push(out, w.buf ? w.buf : "");
 	sb_release(&w);
+}
+
+char *trim_dup(const char *s)
+{
+	size_t n;
+
+	s += strspn(s, " \t\r\n");
+	n = strlen(s);
+	while (n && strchr(" \t\r\n", s[n - 1]))
+		n--;
+	return xstrndup(s, n);
+}
+
+char *sb_detach_trimmed(struct strbuf *sb)
+{
+	char *r = trim_dup(sb->buf ? sb->buf : "");
+
+	sb_release(sb);
+	return r;
 }
