@@ -10,3 +10,8 @@ const char *jstr(json_t *o, const char *k)
 
 	return s ? s : "";
 }
+
+long long jint(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}

@@ -11,4 +11,7 @@
 /* The string member K of object O, or "" when O has none (or it is not a string). */
 const char *jstr(json_t *o, const char *k);
 
+/* The integer member K of object O, or 0 when O has none. */
+long long jint(json_t *o, const char *k);
+
 #endif

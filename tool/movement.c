@@ -19,11 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long long num(json_t *o, const char *k)
-{
-	return json_integer_value(json_object_get(o, k));
-}
-
 static bool is_impl(json_t *x)
 {
 	return strcmp(jstr(x, "class"), "not-poll") != 0;
@@ -92,7 +87,7 @@ static void add_transition(json_t *tr, json_t *was, json_t *now)
 		k = xasprintf("%s (%s) -> %s (%s)", jstr(was, "class"), jstr(was, "convertible"), jstr(now, "class"),
 			      jstr(now, "convertible"));
 
-	json_object_set_new(tr, k, json_integer(num(tr, k) + 1));
+	json_object_set_new(tr, k, json_integer(jint(tr, k) + 1));
 	free(k);
 }
 
@@ -117,7 +112,7 @@ json_t *movement_compute(json_t *old, json_t *cur)
 		}
 		if (strcmp(jstr(x, "class"), jstr(y, "class")) || strcmp(jstr(x, "convertible"), jstr(y, "convertible"))) {
 			json_array_append_new(recl, json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}",
-				"function", jstr(x, "function"), "file", jstr(x, "file"), "line", (json_int_t)num(x, "line"),
+				"function", jstr(x, "function"), "file", jstr(x, "file"), "line", (json_int_t)jint(x, "line"),
 				"from_class", jstr(y, "class"), "to_class", jstr(x, "class"),
 				"from_convertible", jstr(y, "convertible"), "to_convertible", jstr(x, "convertible"),
 				"reason", jstr(x, "reason")));
@@ -156,7 +151,7 @@ json_t *movement_compute(json_t *old, json_t *cur)
 		}
 		json_array_append_new(recl, json_pack("{s:s, s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}",
 			"function", jstr(x, "function"), "from_function", jstr(y, "function"), "file", jstr(x, "file"),
-			"line", (json_int_t)num(x, "line"), "from_class", jstr(y, "class"), "to_class", jstr(x, "class"),
+			"line", (json_int_t)jint(x, "line"), "from_class", jstr(y, "class"), "to_class", jstr(x, "class"),
 			"from_convertible", jstr(y, "convertible"), "to_convertible", jstr(x, "convertible"),
 			"reason", jstr(x, "reason")));
 		add_transition(tr, y, x);
@@ -177,8 +172,8 @@ json_t *movement_compute(json_t *old, json_t *cur)
 			;	/* count_name() says it is there */
 		y = json_array_get(removed, j);
 		json_array_append_new(moved, json_pack("{s:s, s:s, s:I, s:s, s:I, s:s, s:s, s:s, s:s}",
-			"function", fn, "from_file", jstr(y, "file"), "from_line", (json_int_t)num(y, "line"),
-			"to_file", jstr(x, "file"), "to_line", (json_int_t)num(x, "line"),
+			"function", fn, "from_file", jstr(y, "file"), "from_line", (json_int_t)jint(y, "line"),
+			"to_file", jstr(x, "file"), "to_line", (json_int_t)jint(x, "line"),
 			"from_class", jstr(y, "class"), "to_class", jstr(x, "class"),
 			"from_convertible", jstr(y, "convertible"), "to_convertible", jstr(x, "convertible")));
 		if (strcmp(jstr(x, "class"), jstr(y, "class")) || strcmp(jstr(x, "convertible"), jstr(y, "convertible")))
@@ -192,15 +187,15 @@ json_t *movement_compute(json_t *old, json_t *cur)
 		char *from = xstrndup(keys.v[i], (size_t)(arrow - keys.v[i]));
 
 		json_array_append_new(trl, json_pack("{s:s, s:s, s:I}", "from", from, "to", arrow + 4,
-						     "n", (json_int_t)num(tr, keys.v[i])));
+						     "n", (json_int_t)jint(tr, keys.v[i])));
 		free(from);
 	}
 	sv_clear(&keys);
 	mv = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:I}",
 		       "from", jstr(otree, "git_describe")[0] ? jstr(otree, "git_describe") : jstr(otree, "version"),
 		       "to", jstr(ctree, "git_describe")[0] ? jstr(ctree, "git_describe") : jstr(ctree, "version"),
-		       "implementations_from", (json_int_t)num(json_object_get(old, "counts"), "implementations"),
-		       "implementations_to", (json_int_t)num(json_object_get(cur, "counts"), "implementations"),
+		       "implementations_from", (json_int_t)jint(json_object_get(old, "counts"), "implementations"),
+		       "implementations_to", (json_int_t)jint(json_object_get(cur, "counts"), "implementations"),
 		       "added", added, "removed", removed, "moved", moved, "reclassified", recl,
 		       "transitions", trl, "unchanged", (json_int_t)unchanged);
 	json_decref(tr);
@@ -215,21 +210,21 @@ static size_t asize(json_t *mv, const char *k)
 
 static void summary_sentence(struct strbuf *sb, json_t *mv)
 {
-	long long d = num(mv, "implementations_to") - num(mv, "implementations_from");
+	long long d = jint(mv, "implementations_to") - jint(mv, "implementations_from");
 
 	sb_addf(sb, "From %s to %s the implementations went from %lld to %lld (%+lld): %zu added, %zu removed, "
 		    "%zu moved to another file, %zu reclassified, %lld unchanged.",
-		jstr(mv, "from"), jstr(mv, "to"), num(mv, "implementations_from"), num(mv, "implementations_to"), d,
+		jstr(mv, "from"), jstr(mv, "to"), jint(mv, "implementations_from"), jint(mv, "implementations_to"), d,
 		asize(mv, "added"), asize(mv, "removed"), asize(mv, "moved"), asize(mv, "reclassified"),
-		num(mv, "unchanged"));
+		jint(mv, "unchanged"));
 }
 
 /* file:line, or the file alone when the scan knows no line */
 static void md_loc(struct strbuf *sb, json_t *x)
 {
 	sb_adds(sb, jstr(x, "file"));
-	if (num(x, "line") > 0)
-		sb_addf(sb, ":%lld", num(x, "line"));
+	if (jint(x, "line") > 0)
+		sb_addf(sb, ":%lld", jint(x, "line"));
 }
 
 void movement_markdown(struct strbuf *sb, json_t *mv)
@@ -243,7 +238,7 @@ void movement_markdown(struct strbuf *sb, json_t *mv)
 	if (asize(mv, "transitions")) {
 		sb_adds(sb, "\n| class before | class after | implementations |\n|---|---|---:|\n");
 		json_array_foreach(json_object_get(mv, "transitions"), i, x)
-			sb_addf(sb, "| `%s` | `%s` | %lld |\n", jstr(x, "from"), jstr(x, "to"), num(x, "n"));
+			sb_addf(sb, "| `%s` | `%s` | %lld |\n", jstr(x, "from"), jstr(x, "to"), jint(x, "n"));
 	}
 	if (asize(mv, "reclassified")) {
 		sb_adds(sb, "\n### Reclassified\n\n| function | file | before | after | reason now |\n"
@@ -305,9 +300,9 @@ static void html_impl_list(struct strbuf *sb, json_t *list, const char *url, boo
 		sb_add_esc(sb, jstr(x, "function"));
 		sb_adds(sb, "</code></td><td>");
 		if (link)
-			sb_add_loc(sb, url, jstr(x, "file"), num(x, "line"), NULL);
-		else if (num(x, "line") > 0)
-			sb_add_escf(sb, "%s:%lld", jstr(x, "file"), num(x, "line"));
+			sb_add_loc(sb, url, jstr(x, "file"), jint(x, "line"), NULL);
+		else if (jint(x, "line") > 0)
+			sb_add_escf(sb, "%s:%lld", jstr(x, "file"), jint(x, "line"));
 		else
 			sb_add_esc(sb, jstr(x, "file"));
 		sb_adds(sb, "</td><td>");
@@ -342,7 +337,7 @@ void movement_html(struct strbuf *sb, json_t *mv, const char *url)
 			html_class(sb, jstr(x, "from"));
 			sb_adds(sb, "</td><td>");
 			html_class(sb, jstr(x, "to"));
-			sb_addf(sb, "</td><td class=\"n\">%lld</td></tr>\n", num(x, "n"));
+			sb_addf(sb, "</td><td class=\"n\">%lld</td></tr>\n", jint(x, "n"));
 		}
 		sb_adds(sb, "</table>\n");
 	}
@@ -358,7 +353,7 @@ void movement_html(struct strbuf *sb, json_t *mv, const char *url)
 			}
 			sb_add_esc(sb, jstr(x, "function"));
 			sb_adds(sb, "</code></td><td>");
-			sb_add_loc(sb, url, jstr(x, "file"), num(x, "line"), NULL);
+			sb_add_loc(sb, url, jstr(x, "file"), jint(x, "line"), NULL);
 			sb_adds(sb, "</td><td>");
 			html_class(sb, jstr(x, "from_class"));
 			sb_add_escf(sb, " %s", jstr(x, "from_convertible"));
@@ -380,7 +375,7 @@ void movement_html(struct strbuf *sb, json_t *mv, const char *url)
 			sb_adds(sb, "</code></td><td>");
 			sb_add_esc(sb, jstr(x, "from_file"));
 			sb_adds(sb, "</td><td>");
-			sb_add_loc(sb, url, jstr(x, "to_file"), num(x, "to_line"), NULL);
+			sb_add_loc(sb, url, jstr(x, "to_file"), jint(x, "to_line"), NULL);
 			sb_adds(sb, "</td><td>");
 			html_class(sb, jstr(x, "to_class"));
 			if (strcmp(jstr(x, "from_class"), jstr(x, "to_class"))) {

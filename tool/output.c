@@ -19,6 +19,24 @@ const char *const class_order[] = {
 	"busy-poll", "delegate", "unknown", "converted", "not-poll", NULL,
 };
 
+const char *const conv_order[] = { "converted", "yes", "needs-open", "review", "no", "excluded", NULL };
+
+int class_index(const char *cls)
+{
+	for (int i = 0; class_order[i]; i++)
+		if (!strcmp(class_order[i], cls))
+			return i;
+	return 99;
+}
+
+int conv_index(const char *conv)
+{
+	for (int i = 0; conv_order[i]; i++)
+		if (!strcmp(conv_order[i], conv))
+			return i;
+	return 99;
+}
+
 int write_json(const char *path, json_t *v)
 {
 	char *s = json_dumps(v, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
@@ -112,11 +130,6 @@ static char *csv(json_t *result)
 	return sb_detach(&sb);
 }
 
-static json_int_t geti(json_t *o, const char *k)
-{
-	return json_integer_value(json_object_get(o, k));
-}
-
 char *summary_markdown(json_t *result)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -132,18 +145,18 @@ char *summary_markdown(json_t *result)
 	sb_addf(&sb, "\n\n%lld `->poll` implementations (%lld `file_operations` with a poll), "
 		     "%lld converted, %lld auto-convertible, %lld need an open path, %lld to review, "
 		     "%lld not convertible; %lld `.poll` members that are not file polling.\n\n",
-		geti(counts, "implementations"), geti(counts, "file_operations_with_poll"),
-		geti(bv, "converted"), geti(bv, "yes"), geti(bv, "needs-open"), geti(bv, "review"),
-		geti(bv, "no"), geti(bc, "not-poll"));
+		jint(counts, "implementations"), jint(counts, "file_operations_with_poll"),
+		jint(bv, "converted"), jint(bv, "yes"), jint(bv, "needs-open"), jint(bv, "review"),
+		jint(bv, "no"), jint(bc, "not-poll"));
 	sb_adds(&sb, "| class | implementations |\n|---|---:|\n");
 	for (int c = 0; class_order[c]; c++)
-		sb_addf(&sb, "| `%s` | %lld |\n", class_order[c], geti(bc, class_order[c]));
+		sb_addf(&sb, "| `%s` | %lld |\n", class_order[c], jint(bc, class_order[c]));
 	sb_adds(&sb, "\n| auto-convertible | implementations |\n|---|---:|\n");
 	{
 		static const char *const conv[] = { "yes", "needs-open", "review", "no", "converted", "excluded", NULL };
 
 		for (int c = 0; conv[c]; c++)
-			sb_addf(&sb, "| %s | %lld |\n", conv[c], geti(bv, conv[c]));
+			sb_addf(&sb, "| %s | %lld |\n", conv[c], jint(bv, conv[c]));
 	}
 	json_array_foreach(json_object_get(result, "implementations"), i, x) {
 		json_t *s;
@@ -156,8 +169,8 @@ char *summary_markdown(json_t *result)
 			s = json_object();
 			json_object_set_new(subs, sub, s);
 		}
-		json_object_set_new(s, "total", json_integer(geti(s, "total") + 1));
-		json_object_set_new(s, jstr(x, "convertible"), json_integer(geti(s, jstr(x, "convertible")) + 1));
+		json_object_set_new(s, "total", json_integer(jint(s, "total") + 1));
+		json_object_set_new(s, jstr(x, "convertible"), json_integer(jint(s, jstr(x, "convertible")) + 1));
 	}
 	sb_adds(&sb, "\n## Per subsystem (directory)\n\n| subsystem | total | converted | convertible | "
 		     "needs-open | review | not convertible |\n|---|---:|---:|---:|---:|---:|---:|\n");
@@ -170,9 +183,9 @@ char *summary_markdown(json_t *result)
 		sv_sort(&keys);
 		for (i = 0; i < keys.n; i++) {
 			x = json_object_get(subs, keys.v[i]);
-			sb_addf(&sb, "| %s | %lld | %lld | %lld | %lld | %lld | %lld |\n", keys.v[i], geti(x, "total"),
-				geti(x, "converted"), geti(x, "yes"), geti(x, "needs-open"), geti(x, "review"),
-				geti(x, "no"));
+			sb_addf(&sb, "| %s | %lld | %lld | %lld | %lld | %lld | %lld |\n", keys.v[i], jint(x, "total"),
+				jint(x, "converted"), jint(x, "yes"), jint(x, "needs-open"), jint(x, "review"),
+				jint(x, "no"));
 		}
 		sv_clear(&keys);
 	}
@@ -181,7 +194,7 @@ char *summary_markdown(json_t *result)
 		sb_addf(&sb, "- `%s`%s: %s\n", jstr(l, "layer"),
 			json_is_true(json_object_get(l, "busy_poll")) ? " (busy-poll)" : "", jstr(l, "found_via"));
 	sb_addf(&sb, "\n%lld implementations where the Coccinelle pass disagrees (see polltax.json "
-		     "\"disagreements\").\n", geti(counts, "disagreements"));
+		     "\"disagreements\").\n", jint(counts, "disagreements"));
 	census_markdown(&sb, result);
 	json_decref(subs);
 	return sb_detach(&sb);

@@ -26,11 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-long long rnum(json_t *o, const char *k)
-{
-	return json_integer_value(json_object_get(o, k));
-}
-
 /* The meaning of each class, in the words of TAXONOMY.md, shortened. */
 static const struct class_info {
 	const char *cls, *meaning, *conv;
@@ -48,44 +43,9 @@ static const struct class_info {
 	{ "not-poll", "the .poll member is not file polling", "excluded" },
 };
 
-const char *const conv_order[] = { "converted", "yes", "needs-open", "review", "no", "excluded", NULL };
-
 static const char *const conv_label[] = {
 	"converted", "convertible", "needs open", "review", "flagged", "excluded",
 };
-
-int class_index(const char *cls)
-{
-	for (int i = 0; class_order[i]; i++)
-		if (!strcmp(class_order[i], cls))
-			return i;
-	return 99;
-}
-
-int conv_index(const char *conv)
-{
-	for (int i = 0; conv_order[i]; i++)
-		if (!strcmp(conv_order[i], conv))
-			return i;
-	return 99;
-}
-
-void html_class_chip(struct strbuf *sb, const char *cls, bool filter)
-{
-	if (filter) {
-		sb_adds(sb, "<a class=\"f cls c-");
-		sb_add_esc(sb, cls);
-		sb_adds(sb, "\" href=\"#implementations\" data-fclass=\"");
-		sb_add_esc(sb, cls);
-		sb_adds(sb, "\" title=\"show these implementations\">");
-	} else {
-		sb_adds(sb, "<span class=\"cls c-");
-		sb_add_esc(sb, cls);
-		sb_adds(sb, "\">");
-	}
-	sb_add_esc(sb, cls);
-	sb_adds(sb, filter ? "</a>" : "</span>");
-}
 
 /* A stacked bar of the convertible counts c[] (in conv_order, excluded left out). */
 static void stack_bar(struct strbuf *sb, const long long *c, bool big)
@@ -134,7 +94,7 @@ static void page_head(struct strbuf *sb, json_t *r)
 	}
 	sb_adds(sb, "</h1>\n<div class=\"meta\">");
 	sb_add_esc(sb, jstr(r, "tool"));
-	sb_addf(sb, ", schema %lld; flags: ", rnum(r, "schema"));
+	sb_addf(sb, ", schema %lld; flags: ", jint(r, "schema"));
 	sb_add_esc(sb, jstr(tree, "flags"));
 	if (jstr(tree, "git_head")[0]) {
 		sb_adds(sb, "; HEAD ");
@@ -201,12 +161,12 @@ static void summary(struct strbuf *sb, json_t *r)
 	};
 
 	for (int i = 0; i < 6; i++)
-		c[i] = rnum(bv, conv_order[i]);
+		c[i] = jint(bv, conv_order[i]);
 	sb_adds(sb, "<section id=\"summary\">\n<div class=\"cards\">\n");
 	sb_addf(sb, "<div class=\"card k-impl\"><div class=\"num\">%lld</div><div class=\"lbl\">implementations</div>"
 		    "<div class=\"why\">%lld file_operations with a poll; %lld .poll members that are not file polling "
-		    "left out</div></div>\n", rnum(counts, "implementations"), rnum(counts, "file_operations_with_poll"),
-		rnum(bc, "not-poll"));
+		    "left out</div></div>\n", jint(counts, "implementations"), jint(counts, "file_operations_with_poll"),
+		jint(bc, "not-poll"));
 	for (int i = 0; i < 5; i++) {
 		sb_addf(sb, "<div class=\"card k-%s\" data-fconv=\"%s\" title=\"show these implementations\">"
 			    "<div class=\"num\">%lld</div><div class=\"lbl\">%s</div><div class=\"why\">",
@@ -221,14 +181,14 @@ static void summary(struct strbuf *sb, json_t *r)
 	sb_adds(sb, "</div>\n");
 	stack_bar(sb, c, true);
 	legend(sb);
-	if (rnum(counts, "implementations")) {
+	if (jint(counts, "implementations")) {
 		long long done = c[0], can = c[0] + c[1] + c[2];
 
 		sb_addf(sb, "<p>%.1f%% converted; %.1f%% converted or convertible once their open path is known; "
 			    "%lld to review by hand (<code>single-cond</code>); %lld flagged, which keep "
 			    "<code>-&gt;poll</code>.</p>\n",
-			100.0 * (double)done / (double)rnum(counts, "implementations"),
-			100.0 * (double)can / (double)rnum(counts, "implementations"), c[3], c[4]);
+			100.0 * (double)done / (double)jint(counts, "implementations"),
+			100.0 * (double)can / (double)jint(counts, "implementations"), c[3], c[4]);
 	}
 	census_summary_line(sb, r);
 	sb_adds(sb, "</section>\n");
@@ -240,8 +200,8 @@ static void classes(struct strbuf *sb, json_t *r)
 	long long max = 1;
 
 	for (size_t i = 0; i < sizeof(class_info) / sizeof(class_info[0]); i++)
-		if (rnum(bc, class_info[i].cls) > max)
-			max = rnum(bc, class_info[i].cls);
+		if (jint(bc, class_info[i].cls) > max)
+			max = jint(bc, class_info[i].cls);
 	sb_adds(sb, "<section id=\"classes\">\n<h2>Classes</h2>\n<table class=\"grid\"><thead><tr><th>class</th>"
 		    "<th class=\"n\">n</th><th class=\"barcell\"></th><th>meaning</th><th>auto-convertible</th></tr>"
 		    "</thead><tbody>\n");
@@ -251,8 +211,8 @@ static void classes(struct strbuf *sb, json_t *r)
 		sb_adds(sb, "<tr><td>");
 		html_class_chip(sb, ci->cls, true);
 		sb_addf(sb, "</td><td class=\"n\">%lld</td><td class=\"barcell\"><div class=\"hbar\" "
-			    "style=\"width:%.2f%%\"></div></td><td class=\"meaning\">", rnum(bc, ci->cls),
-			100.0 * (double)rnum(bc, ci->cls) / (double)max);
+			    "style=\"width:%.2f%%\"></div></td><td class=\"meaning\">", jint(bc, ci->cls),
+			100.0 * (double)jint(bc, ci->cls) / (double)max);
 		sb_add_esc(sb, ci->meaning);
 		sb_adds(sb, "</td><td class=\"conv\">");
 		sb_add_esc(sb, ci->conv);
@@ -277,8 +237,8 @@ static void subsystems(struct strbuf *sb, json_t *r)
 			s = json_object();
 			json_object_set_new(subs, sub, s);
 		}
-		json_object_set_new(s, "total", json_integer(rnum(s, "total") + 1));
-		json_object_set_new(s, jstr(x, "convertible"), json_integer(rnum(s, jstr(x, "convertible")) + 1));
+		json_object_set_new(s, "total", json_integer(jint(s, "total") + 1));
+		json_object_set_new(s, jstr(x, "convertible"), json_integer(jint(s, jstr(x, "convertible")) + 1));
 	}
 	json_sorted_keys(subs, &keys);
 	sb_addf(sb, "<section id=\"subsystems\">\n<h2>Subsystems (%zu directories)</h2>\n"
@@ -295,15 +255,15 @@ static void subsystems(struct strbuf *sb, json_t *r)
 
 		s = json_object_get(subs, keys.v[i]);
 		for (int k = 0; k < 5; k++)
-			c[k] = rnum(s, conv_order[k]);
+			c[k] = jint(s, conv_order[k]);
 		sb_adds(sb, "<tr><td><a class=\"f\" href=\"#implementations\" data-fsub=\"");
 		sb_add_esc(sb, keys.v[i]);
 		sb_adds(sb, "\">");
 		sb_add_esc(sb, keys.v[i]);
-		sb_addf(sb, "</a></td><td class=\"n\">%lld</td>", rnum(s, "total"));
+		sb_addf(sb, "</a></td><td class=\"n\">%lld</td>", jint(s, "total"));
 		for (int k = 0; k < 5; k++)
 			sb_addf(sb, "<td class=\"n %s%s\">%lld</td>", c[k] ? "v-" : "z", c[k] ? conv_order[k] : "", c[k]);
-		sb_addf(sb, "<td class=\"pbar\" data-v=\"%.4f\">", (double)(c[0] + c[1]) / (double)rnum(s, "total"));
+		sb_addf(sb, "<td class=\"pbar\" data-v=\"%.4f\">", (double)(c[0] + c[1]) / (double)jint(s, "total"));
 		stack_bar(sb, c, false);
 		sb_adds(sb, "</td></tr>\n");
 	}

@@ -96,7 +96,7 @@ static void function_cell(struct strbuf *sb, json_t *x, const char *url)
 			break;
 		}
 		sb_adds(sb, "<br><small>in ");
-		sb_add_loc(sb, url, jstr(o, "file"), rnum(o, "line"), jstr(o, "var"));
+		sb_add_loc(sb, url, jstr(o, "file"), jint(o, "line"), jstr(o, "var"));
 		if (jstr(o, "macro")[0]) {
 			sb_adds(sb, " via ");
 			sb_add_esc(sb, jstr(o, "macro"));
@@ -133,9 +133,9 @@ static void heads_cell(struct strbuf *sb, json_t *x, const char *url)
 		}
 		sb_adds(sb, "at ");
 		{
-			char *t = xasprintf("%s:%lld", base_name(jstr(h, "file")), rnum(h, "line"));
+			char *t = xasprintf("%s:%lld", base_name(jstr(h, "file")), jint(h, "line"));
 
-			sb_add_loc(sb, url, jstr(h, "file"), rnum(h, "line"), t);
+			sb_add_loc(sb, url, jstr(h, "file"), jint(h, "line"), t);
 			free(t);
 		}
 		sb_adds(sb, "</small></div>");
@@ -148,7 +148,7 @@ static void site(struct strbuf *sb, json_t *s, const char *url)
 	sb_adds(sb, "<div>");
 	sb_add_esc(sb, jstr(s, "kind"));
 	sb_adds(sb, " ");
-	sb_add_loc(sb, url, jstr(s, "file"), rnum(s, "line"), jstr(s, "function"));
+	sb_add_loc(sb, url, jstr(s, "file"), jint(s, "line"), jstr(s, "function"));
 	if (json_is_false(json_object_get(s, "settable")))
 		sb_adds(sb, " <small title=\"polltax cannot set f_poll_head at this site\">(not settable)</small>");
 	sb_adds(sb, "</div>");
@@ -271,8 +271,8 @@ void implementations_section(struct strbuf *sb, json_t *r, const char *url)
 		function_cell(sb, x, url);
 		sb_adds(sb, "<td data-v=\"");
 		sb_add_esc(sb, jstr(x, "file"));
-		sb_addf(sb, " %08lld\">", rnum(x, "line"));
-		sb_add_loc(sb, url, jstr(x, "file"), rnum(x, "line"), NULL);
+		sb_addf(sb, " %08lld\">", jint(x, "line"));
+		sb_add_loc(sb, url, jstr(x, "file"), jint(x, "line"), NULL);
 		sb_addf(sb, "</td><td data-v=\"%02d\">", class_index(jstr(x, "class")));
 		html_class_chip(sb, jstr(x, "class"), false);
 		sb_addf(sb, "</td><td data-v=\"%d\" class=\"v-", conv_index(jstr(x, "convertible")));
@@ -326,10 +326,10 @@ void disagreements_section(struct strbuf *sb, json_t *r, const char *url)
 		sb_adds(sb, "<tr><td><code>");
 		sb_add_esc(sb, jstr(d, "function"));
 		sb_adds(sb, "</code></td><td>");
-		sb_add_loc(sb, url, jstr(d, "file"), rnum(d, "line"), NULL);
+		sb_add_loc(sb, url, jstr(d, "file"), jint(d, "line"), NULL);
 		sb_adds(sb, "</td><td>");
 		html_class_chip(sb, jstr(d, "polltax"), false);
-		sb_addf(sb, "</td><td class=\"n\">%lld</td><td>", rnum(d, "polltax_heads"));
+		sb_addf(sb, "</td><td class=\"n\">%lld</td><td>", jint(d, "polltax_heads"));
 		html_class_chip(sb, jstr(d, "cocci"), false);
 		sb_adds(sb, "</td><td><code>");
 		sb_add_esc(sb, jstr(d, "cocci_heads"));
@@ -394,7 +394,7 @@ void files_section(struct strbuf *sb, json_t *r)
 	sb_addf(sb, "<section id=\"files\">\n<h2>Files</h2>\n<p>%lld candidate files (the prefilter kept them), "
 		    "%lld parsed, %zu parsed through the .c file that #includes them, %zu did not parse (libclang "
 		    "crashed, timed out, reported errors or found no function: see the census), %zu not compiled "
-		    "by the configuration, %zu skipped.</p>\n", rnum(f, "candidates"), rnum(f, "parsed"),
+		    "by the configuration, %zu skipped.</p>\n", jint(f, "candidates"), jint(f, "parsed"),
 		json_array_size(json_object_get(f, "through_includer")), json_array_size(json_object_get(f, "failed")),
 		json_array_size(json_object_get(f, "not_compiled")), json_array_size(json_object_get(f, "skipped")));
 	string_list(sb, json_object_get(f, "failed"), "did not parse");
