@@ -8,6 +8,7 @@ OBJS += \
 	$(BUILD)/obj/convert_apply.o \
 	$(BUILD)/obj/convert_frame.o \
 	$(BUILD)/obj/convert_site.o \
+	$(BUILD)/obj/convert_tree.o \
 	$(BUILD)/obj/cfacts.o \
 	$(BUILD)/obj/headexpr.o \
 	$(BUILD)/obj/maintainers.o \
