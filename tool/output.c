@@ -130,12 +130,33 @@ static char *csv(json_t *result)
 	return sb_detach(&sb);
 }
 
+json_t *subsystem_counts(json_t *result)
+{
+	json_t *subs = json_object(), *x, *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(result, "implementations"), i, x) {
+		const char *sub = jstr(x, "subsystem");
+
+		if (!strcmp(jstr(x, "class"), "not-poll"))
+			continue;
+		s = json_object_get(subs, sub);
+		if (!s) {
+			s = json_object();
+			json_object_set_new(subs, sub, s);
+		}
+		json_object_set_new(s, "total", json_integer(jint(s, "total") + 1));
+		json_object_set_new(s, jstr(x, "convertible"), json_integer(jint(s, jstr(x, "convertible")) + 1));
+	}
+	return subs;
+}
+
 char *summary_markdown(json_t *result)
 {
 	struct strbuf sb = STRBUF_INIT;
 	json_t *counts = json_object_get(result, "counts"), *bc = json_object_get(counts, "by_class");
 	json_t *bv = json_object_get(counts, "by_convertible"), *tree = json_object_get(result, "tree");
-	json_t *subs = json_object(), *x, *l;
+	json_t *subs = subsystem_counts(result), *x, *l;
 	const char *k;
 	size_t i;
 
@@ -157,20 +178,6 @@ char *summary_markdown(json_t *result)
 
 		for (int c = 0; conv[c]; c++)
 			sb_addf(&sb, "| %s | %lld |\n", conv[c], jint(bv, conv[c]));
-	}
-	json_array_foreach(json_object_get(result, "implementations"), i, x) {
-		json_t *s;
-		const char *sub = jstr(x, "subsystem");
-
-		if (!strcmp(jstr(x, "class"), "not-poll"))
-			continue;
-		s = json_object_get(subs, sub);
-		if (!s) {
-			s = json_object();
-			json_object_set_new(subs, sub, s);
-		}
-		json_object_set_new(s, "total", json_integer(jint(s, "total") + 1));
-		json_object_set_new(s, jstr(x, "convertible"), json_integer(jint(s, jstr(x, "convertible")) + 1));
 	}
 	sb_adds(&sb, "\n## Per subsystem (directory)\n\n| subsystem | total | converted | convertible | "
 		     "needs-open | review | not convertible |\n|---|---:|---:|---:|---:|---:|---:|\n");

@@ -13,6 +13,8 @@
 int write_json(const char *path, json_t *v);
 int write_outputs(const char *dir, json_t *result);
 char *summary_markdown(json_t *result);
+/* Per subsystem of RESULT (polltax.json): {"total": N, CONVERTIBLE: N, ...}, "not-poll" left out. */
+json_t *subsystem_counts(json_t *result);
 
 /* The classes of TAXONOMY.md in report order (NULL-terminated). */
 extern const char *const class_order[];

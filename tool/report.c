@@ -223,23 +223,10 @@ static void classes(struct strbuf *sb, json_t *r)
 
 static void subsystems(struct strbuf *sb, json_t *r)
 {
-	json_t *subs = json_object(), *x, *s;
+	json_t *subs = subsystem_counts(r), *s;
 	struct strvec keys = STRVEC_INIT;
 	size_t i;
 
-	json_array_foreach(json_object_get(r, "implementations"), i, x) {
-		const char *sub = jstr(x, "subsystem");
-
-		if (!strcmp(jstr(x, "class"), "not-poll"))
-			continue;
-		s = json_object_get(subs, sub);
-		if (!s) {
-			s = json_object();
-			json_object_set_new(subs, sub, s);
-		}
-		json_object_set_new(s, "total", json_integer(jint(s, "total") + 1));
-		json_object_set_new(s, jstr(x, "convertible"), json_integer(jint(s, jstr(x, "convertible")) + 1));
-	}
 	json_sorted_keys(subs, &keys);
 	sb_addf(sb, "<section id=\"subsystems\">\n<h2>Subsystems (%zu directories)</h2>\n"
 		    "<div class=\"scroll\"><table class=\"grid sortable\" id=\"subs\"><colgroup>"
