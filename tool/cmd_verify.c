@@ -67,8 +67,8 @@ struct row {
 	bool ok;
 };
 
-/* The patches of DIR in order: DIR/0*.patch, or those of DIR/posting-1/, posting-2/, ... */
-static void find_patches(const char *dir, struct strvec *out)
+/* DIR/0*.patch but the cover letter, in order, onto OUT */
+static void patches_of(const char *dir, struct strvec *out)
 {
 	char *pat = xasprintf("%s/0*.patch", dir);
 	glob_t g;
@@ -80,6 +80,12 @@ static void find_patches(const char *dir, struct strvec *out)
 		globfree(&g);
 	}
 	free(pat);
+}
+
+/* The patches of DIR in order: DIR/0*.patch, or those of DIR/posting-1/, posting-2/, ... */
+static void find_patches(const char *dir, struct strvec *out)
+{
+	patches_of(dir, out);
 	for (int n = 1; !out->n || n > 1; n++) {
 		char *pd = xasprintf("%s/posting-%d", dir, n);
 
@@ -87,14 +93,7 @@ static void find_patches(const char *dir, struct strvec *out)
 			free(pd);
 			break;
 		}
-		pat = xasprintf("%s/0*.patch", pd);
-		if (glob(pat, 0, NULL, &g) == 0) {
-			for (size_t i = 0; i < g.gl_pathc; i++)
-				if (!strstr(g.gl_pathv[i], "/0000-cover-letter.patch"))
-					sv_push(out, g.gl_pathv[i]);
-			globfree(&g);
-		}
-		free(pat);
+		patches_of(pd, out);
 		free(pd);
 	}
 }
