@@ -45,6 +45,10 @@ OBJS := \
 	$(BUILD)/obj/output.o \
 	$(BUILD)/obj/history.o \
 	$(BUILD)/obj/tree.o \
+	$(BUILD)/obj/kbuild.o \
+	$(BUILD)/obj/strutil.o \
+	$(BUILD)/obj/json_util.o \
+	$(BUILD)/obj/datadir.o \
 	$(BUILD)/obj/util.o \
 	$(BUILD)/obj/statmemo.o
 

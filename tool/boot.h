@@ -115,8 +115,6 @@ void work_config(struct boot_work *w, const struct boot_series *s);
 /* Build one kernel; dies with the log's tail when make fails. */
 void work_build(struct boot_work *w, enum kernel_id id);
 void work_free(struct boot_work *w);
-/* The Makefile (and Kbuild) text of DIR with continuation lines joined, or NULL. */
-char *kbuild_makefile(const char *tree, const char *dir);
 
 struct kconfig_entry {
 	bool found;		/* an x86 or generic "config SYM" */
@@ -135,9 +133,6 @@ void kconfig_selectors(const char *src, const char *sym, struct strvec *out);
  * with *why (or NULL) when SYM needs hardware or too big a subsystem.
  */
 bool kconfig_resolve(const char *src, const char *config, const char *sym, struct strvec *plan, char **why);
-
-/* The Kconfig symbol that builds FILE (relative to the tree), or NULL with *why. */
-char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char **why);
 
 /* ---- the guest ---- */
 

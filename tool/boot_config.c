@@ -4,22 +4,18 @@
  * are built from: tinyconfig, the symbols the guest needs, and the Kconfig
  * symbol of every file the series converts, found from the
  * "obj-$(CONFIG_X) += file.o" line of its directory's Makefile (through
- * composite objects and conditional directories), set with the kernel's
+ * composite objects and conditional directories: kbuild_symbol()), set with the kernel's
  * scripts/config and checked after olddefconfig.  A symbol that stays off
  * is reported with its "depends on" lines, so "needs PCI" reads as such.
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "kbuild.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-/* sparse cannot parse glibc's VLA parameters in regex.h */
-#ifdef __CHECKER__
-#define __STDC_NO_VLA__ 1
-#endif
-#include <regex.h>
 
 /* rounds of dependency resolution: each one runs olddefconfig */
 #define MAX_ROUNDS 4
@@ -44,150 +40,6 @@ static const char *const critical_symbols[] = {
 	"64BIT", "PVH", "SERIAL_8250_CONSOLE", "BLK_DEV_INITRD", "BINFMT_ELF", "BINFMT_SCRIPT",
 	"PROC_FS", "DEVTMPFS", "TMPFS",
 };
-
-/* the Makefile text of DIR with continuation lines joined, or NULL */
-char *kbuild_makefile(const char *tree, const char *dir)
-{
-	static const char *const names[] = { "Kbuild", "Makefile" };
-	struct strbuf all = STRBUF_INIT;
-
-	for (int i = 0; i < 2; i++) {
-		char *p = xasprintf("%s/%s%s%s", tree, dir, *dir ? "/" : "", names[i]), *text;
-
-		if (read_file(p, &text, NULL) == 0) {
-			for (char *q = text; *q; q++) {
-				if (q[0] == '\\' && q[1] == '\n') {
-					q[0] = q[1] = ' ';
-					continue;
-				}
-				if (*q == '\t')
-					*q = ' ';
-			}
-			sb_adds(&all, text);
-			sb_addc(&all, '\n');
-			free(text);
-		}
-		free(p);
-	}
-	return all.len ? sb_detach(&all) : NULL;
-}
-
-/*
- * In the Makefile text MK, the line that lists WORD (foo.o or sub/) as
- * "<prefix>-<var> += ... WORD ...".  *prefix gets "obj", "lib" or a
- * composite object's name; *var "y" or a CONFIG_ symbol.  false if none.
- */
-static bool find_line(const char *mk, const char *word, char **prefix, char **var)
-{
-	regex_t re;
-	bool found = false;
-
-	regcomp(&re, "^[[:space:]]*([A-Za-z0-9_.-]+)-(y|objs|\\$\\(CONFIG_([A-Za-z0-9_]+)\\))[[:space:]]*[:+]?=(.*)$",
-		REG_EXTENDED);
-	for (const char *p = mk; *p && !found;) {
-		const char *e = strchr(p, '\n');
-		char *line = xstrndup(p, e ? (size_t)(e - p) : strlen(p));
-		regmatch_t m[5];
-
-		if (!regexec(&re, line, 5, m, 0)) {
-			char *list = xasprintf(" %s ", line + m[4].rm_so);
-			char *w = xasprintf(" %s ", word);
-
-			if (strstr(list, w)) {
-				*prefix = xstrndup(line + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
-				*var = m[3].rm_so >= 0 ? xstrndup(line + m[3].rm_so, (size_t)(m[3].rm_eo - m[3].rm_so))
-						       : xstrdup("y");
-				found = true;
-			}
-			free(list);
-			free(w);
-		}
-		free(line);
-		p = e ? e + 1 : p + strlen(p);
-	}
-	regfree(&re);
-	return found;
-}
-
-char *kconfig_symbol_for(const char *tree, const char *file, char **cond, char **why)
-{
-	char *dir = xstrdup(file), *slash = strrchr(dir, '/'), *word, *mk, *prefix = NULL, *var = NULL;
-	char *result = NULL, *alt = NULL;
-
-	*cond = NULL;
-	*why = NULL;
-	if (!slash || strlen(file) < 3 || strcmp(file + strlen(file) - 2, ".c")) {
-		*why = xasprintf("'%s' is not a .c file in a directory", file);
-		free(dir);
-		return NULL;
-	}
-	*slash = '\0';
-	word = xasprintf("%.*s.o", (int)strlen(slash + 1) - 2, slash + 1);
-	for (int depth = 0; depth < 12; depth++) {
-		mk = kbuild_makefile(tree, dir);
-		/* a list variable rather than an object: "obj-y += $(list-y)" */
-		if (!mk || (!find_line(mk, word, &prefix, &var) && !(alt && find_line(mk, alt, &prefix, &var)))) {
-			if (!*why)
-				*why = xasprintf("no line of %s/Makefile builds %s", dir, word);
-			free(mk);
-			break;
-		}
-		free(alt);
-		alt = NULL;
-		if (strcmp(prefix, "obj") && strcmp(prefix, "lib")) {
-			/* a part of composite object PREFIX.o: conditional inside it, then PREFIX.o itself */
-			if (strcmp(var, "y") && strcmp(var, "objs") && !*cond)
-				*cond = xstrdup(var);
-			free(word);
-			word = xasprintf("%s.o", prefix);
-			alt = xasprintf("$(%s-y)", prefix);
-			free(prefix);
-			free(var);
-			free(mk);
-			continue;
-		}
-		free(mk);
-		free(prefix);
-		if (strcmp(var, "y")) {
-			result = var;
-			break;
-		}
-		free(var);
-		/* obj-y: the directory decides; look for "dir/" in the parent's Makefile */
-		slash = strrchr(dir, '/');
-		free(word);
-		word = xasprintf("%s/", slash ? slash + 1 : dir);
-		if (slash) {
-			*slash = '\0';
-		} else {
-			char *top = kbuild_makefile(tree, ""), *p2 = NULL, *v2 = NULL;
-
-			/* top-level directories: the kernel's own Kbuild/Makefile lists them as obj-y */
-			if (top && find_line(top, word, &p2, &v2) && strcmp(v2, "y")) {
-				result = v2;
-				v2 = NULL;
-			} else {
-				result = xstrdup("y");
-			}
-			free(top);
-			free(p2);
-			free(v2);
-			break;
-		}
-	}
-	free(word);
-	free(alt);
-	free(dir);
-	if (result) {
-		free(*why);
-		*why = NULL;
-	}
-	if (result && *cond && !strcmp(*cond, result)) {
-		free(*cond);
-		*cond = NULL;
-	}
-	return result;
-}
 
 /* Why SYM stays off, from its Kconfig entry. */
 static char *depends_of(const char *src, const char *sym)
@@ -306,6 +158,7 @@ void work_config(struct boot_work *w, const struct boot_series *s)
 	char *obj = xasprintf("%s/config", w->root), *cfg = path_join(obj, ".config");
 	char *log = xasprintf("%s/logs/config.log", w->root);
 	struct strvec enable = STRVEC_INIT;
+	struct kbuild *kb = kbuild_new(src, NULL);
 
 	mkdir_p(obj);
 	unlink(log);
@@ -319,7 +172,7 @@ void work_config(struct boot_work *w, const struct boot_series *s)
 		char *cond = NULL, *why = NULL;
 
 		r->file = xstrdup(s->files.v[i]);
-		r->symbol = kconfig_symbol_for(src, s->files.v[i], &cond, &why);
+		r->symbol = kbuild_symbol(kb, s->files.v[i], &cond, &why);
 		r->reason = why;
 		if (r->symbol && strcmp(r->symbol, "y") && !sv_contains(&enable, r->symbol))
 			sv_push(&enable, r->symbol);
@@ -333,6 +186,7 @@ void work_config(struct boot_work *w, const struct boot_series *s)
 		}
 		free(cond);
 	}
+	kbuild_close(kb);
 	apply_config(w, src, obj, log, &enable);
 	for (size_t i = 0; i < sizeof(base_symbols) / sizeof(base_symbols[0]); i++) {
 		if (config_has(w->config, base_symbols[i]))

@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "kbuild.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -36,8 +37,9 @@ static const char *const bus_symbols[] = {
 };
 static const char *const bus_prefixes[] = { "ARCH_", "MFD_", "PCI_", "USB_", "I2C_", "SPI_" };
 
-/* "SYM\tcost", and the Makefiles: the greps of one run, kept */
-static struct strvec memo_cost, mk_dirs, mk_texts;
+/* "SYM\tcost", and the makefiles: the greps of one run, kept */
+static struct strvec memo_cost, mk_dirs;
+static struct kbuild *mk_reader;
 struct deps {
 	const char *src;
 	const char *config;	/* "\n"-prefixed .config text */
@@ -125,27 +127,21 @@ static void refuse(struct deps *d, const char *fmt, const char *sym, long n)
 	sb_addf(&d->why, fmt, sym, n);
 }
 
-/* the .o words on the lines of MK whose variable is VAR ("y" or a CONFIG_ symbol) */
-static long objects_of(const char *mk, const char *var)
+/* the .o words of the assignments of F whose variable is VAR ("y" or a CONFIG_ symbol) */
+static long objects_of(const struct kb_file *f, const char *var)
 {
 	char *own = strcmp(var, "y") ? xasprintf("$(CONFIG_%s)", var) : NULL;
 	long n = 0;
 
-	for (const char *p = mk; *p;) {
-		const char *e = strchr(p, '\n');
-		char *line = xstrndup(p, e ? (size_t)(e - p) : strlen(p)), *dash = strchr(line, '-'), *eq;
+	for (size_t i = 0; i < f->n; i++) {
+		const char *dash = strchr(f->a[i].name, '-');
 
-		p = e ? e + 1 : p + strlen(p);
-		eq = dash ? strchr(dash, '=') : NULL;
-		if (eq && eq - dash < 64 && (own ? !strncmp(dash + 1, own, strlen(own)) : !strncmp(dash + 1, "y", 1) ||
-							    !strncmp(dash + 1, "objs", 4))) {
-			char *save = NULL;
-
-			for (char *w = strtok_r(eq + 1, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-				if (strlen(w) > 2 && !strcmp(w + strlen(w) - 2, ".o"))
-					n++;
-		}
-		free(line);
+		if (!dash || strlen(dash) >= 64 ||
+		    !(own ? !strncmp(dash + 1, own, strlen(own)) : dash[1] == 'y' || !strncmp(dash + 1, "objs", 4)))
+			continue;
+		for (size_t j = 0; j < f->a[i].words.n; j++)
+			if (strlen(f->a[i].words.v[j]) > 2 && has_suffix(f->a[i].words.v[j], ".o"))
+				n++;
 	}
 	free(own);
 	return n;
@@ -161,56 +157,51 @@ static long cost_count(const struct deps *d, const char *sym)
 	char *needle = xasprintf("$(CONFIG_%s)", sym);
 	long n = 0;
 
-	if (!mk_dirs.n) {
+	if (!mk_reader) {
 		struct strbuf out = STRBUF_INIT;
 
 		/* every directory whose Makefile or Kbuild names an option, read once */
+		mk_reader = kbuild_new(d->src, NULL);
 		git(d->src, true, &out, "grep", "--no-index", "-l", "-F", "$(CONFIG_", "--", "*Makefile", "*Kbuild",
 		    NULL);
 		for (char *p = out.buf; p && *p;) {
-			char *e = strchr(p, '\n'), *slash, *mk;
+			char *e = strchr(p, '\n'), *slash;
 
 			if (e)
 				*e = '\0';
 			slash = strrchr(p, '/');
 			*(slash ? slash : p) = '\0';
-			if (!sv_contains(&mk_dirs, p) && (mk = kbuild_makefile(d->src, p))) {
+			if (!sv_contains(&mk_dirs, p) && kbuild_file(mk_reader, p)->name)
 				sv_push(&mk_dirs, p);
-				sv_push(&mk_texts, mk);
-				free(mk);
-			}
 			p = e ? e + 1 : NULL;
 		}
 		sb_release(&out);
 	}
 	for (size_t k = 0; k < mk_dirs.n; k++) {
-		const char *dir = mk_dirs.v[k], *mk = mk_texts.v[k];
+		const char *dir = mk_dirs.v[k];
+		const struct kb_file *f = kbuild_file(mk_reader, dir);
+		bool named = false;
 
-		if (!strstr(mk, needle))
+		for (size_t i = 0; i < f->n && !named; i++)
+			named = strstr(f->a[i].name, needle) != NULL;
+		if (!named)
 			continue;
-		{
-			n += objects_of(mk, sym);
-			/* subdirectories it enters */
-			for (char *q = strstr(mk, needle); q; q = strstr(q + 1, needle)) {
-				char *eol = strchr(q, '\n'), *eq = strchr(q, '=');
-				char *save = NULL;
-				char *list = eq && (!eol || eq < eol) ? xstrndup(eq + 1, eol ? (size_t)(eol - eq - 1) : strlen(eq + 1))
-								     : NULL;
+		n += objects_of(f, sym);
+		/* subdirectories it enters */
+		for (size_t i = 0; i < f->n; i++) {
+			if (!strstr(f->a[i].name, needle))
+				continue;
+			for (size_t j = 0; j < f->a[i].words.n; j++) {
+				const char *w = f->a[i].words.v[j];
+				size_t len = strlen(w);
 
-				for (char *w = list ? strtok_r(list, " \t", &save) : NULL; w; w = strtok_r(NULL, " \t", &save)) {
-					size_t len = strlen(w);
+				if (len > 1 && w[len - 1] == '/' && !strchr(w, '$')) {
+					char *sub = xasprintf("%s%s%.*s", dir, *dir ? "/" : "", (int)len - 1, w);
+					const struct kb_file *sf = kbuild_file(mk_reader, sub);
 
-					if (len > 1 && w[len - 1] == '/' && !strchr(w, '$')) {
-						char *sub = xasprintf("%s%s%.*s", dir, *dir ? "/" : "", (int)len - 1, w);
-						char *smk = kbuild_makefile(d->src, sub);
-
-						if (smk)
-							n += objects_of(smk, "y") + objects_of(smk, sym);
-						free(smk);
-						free(sub);
-					}
+					n += objects_of(sf, "y") + objects_of(sf, sym);
+					free(sub);
 				}
-				free(list);
 			}
 		}
 	}

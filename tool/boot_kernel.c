@@ -3,8 +3,10 @@
  * boot_kernel.c - the three kernels of the boot test, built in scratch
  * worktrees of one bare repository under ~/.cache/polltax/boot/<tree>/:
  *
- *   git/            the kernel tree imported as commit "pristine" (git add
- *                   with --work-tree=KERNEL_DIR: the tree is only read)
+ *   git/            the kernel tree imported as refs/polltax/pristine by
+ *                   scratch_import() (scratch.h: git add with
+ *                   --work-tree=KERNEL_DIR, the tree is only read; a root
+ *                   commit with the Makefile's date), build products left out
  *   src/apply       where the series is "git am"ed; the result is kept as
  *                   refs/polltax/<kernel>-<hash of its input>
  *   src/<kernel>    base, patched, two-call: one worktree each, moved with
@@ -26,11 +28,11 @@
 #define _GNU_SOURCE
 #include "boot.h"
 #include "infra.h"
+#include "scratch.h"
 #include "tree.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 /* sparse cannot parse glibc's VLA parameters in regex.h */
 #ifdef __CHECKER__
@@ -39,14 +41,11 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
 const char *const kernel_names[NR_KERNELS] = { "base", "patched", "two-call" };
-
-static int lock_fd = -1;
 
 static char *hash_hex(const char *a, const char *b)
 {
@@ -78,25 +77,20 @@ static void hash_files(XXH64_state_t *st, const struct strvec *files, size_t fro
 
 static void add_worktree(struct boot_work *w, const char *path)
 {
-	char *dotgit = path_join(path, ".git");
-
-	if (!is_file(dotgit)) {
-		if (is_dir(path))
-			rm_rf(path);
-		git(w->repo, false, NULL, "worktree", "prune", NULL);
-		if (!w->quiet)
-			fprintf(stderr, "boot-test: checking out '%s'\n", path);
-		git(w->repo, false, NULL, "worktree", "add", "-q", "-f", "--detach", path, "pristine", NULL);
-	}
-	free(dotgit);
+	scratch_worktree_add(w->repo, path, w->pristine, w->quiet);
 }
+
+/* what a prepared tree has beside its sources: not part of the tree the kernels are built from */
+static const char *const import_exclude[] = {
+	":(exclude).config", ":(exclude).config.old", ":(exclude)include/config",
+	":(exclude)include/generated", ":(exclude)arch/*/include/generated",
+	":(exclude,glob)**/*.o", ":(exclude,glob)**/.*.cmd", ":(exclude,glob)**/*.ko", NULL
+};
 
 void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir, int jobs, bool quiet)
 {
 	struct tree t;
-	struct strbuf out = STRBUF_INIT;
-	char *gd, *wt, *lock, *dot;
-	bool first;
+	char *dot, *msg, *date;
 
 	memset(w, 0, sizeof(*w));
 	w->jobs = jobs;
@@ -119,41 +113,17 @@ void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir,
 	}
 	if (mkdir_p(w->root) < 0)
 		die("cannot create '%s': %s", w->root, strerror(errno));
-	lock = path_join(w->root, "lock");
-	lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0)
-		die("'%s' is in use by another boot-test (or cannot be locked)", w->root);
-	free(lock);
-
+	scratch_lock(w->root, false, quiet);
 	w->repo = path_join(w->root, "git");
-	first = !is_dir(w->repo);
-	if (first) {
-		git(NULL, false, NULL, "init", "-q", "--bare", w->repo, NULL);
-		git(w->repo, false, NULL, "config", "gc.auto", "0", NULL);
-	}
-	/* import: git add reads the tree (stat-cached after the first run), never writes it */
-	gd = xasprintf("--git-dir=%s", w->repo);
-	wt = xasprintf("--work-tree=%s", w->tree);
 	if (!quiet)
-		fprintf(stderr, "boot-test: %s '%s'\n", first ? "importing (a few minutes, once)" : "checking for changes in",
-			w->tree);
-	git(NULL, false, NULL, gd, wt, "add", "-f", "-A", "--", ".",
-	    ":(exclude).config", ":(exclude).config.old", ":(exclude)include/config",
-	    ":(exclude)include/generated", ":(exclude)arch/*/include/generated",
-	    ":(exclude,glob)**/*.o", ":(exclude,glob)**/.*.cmd", ":(exclude,glob)**/*.ko", NULL);
-	if (git(NULL, true, &out, gd, "rev-parse", "-q", "--verify", "pristine^{commit}", NULL) ||
-	    git(NULL, true, NULL, gd, wt, "diff", "--cached", "--quiet", "pristine", NULL)) {
-		char *msg = xasprintf("pristine %s (%s)", w->version, w->tree);
-
-		git(NULL, false, NULL, gd, wt, "commit", "-q", "--allow-empty", "-m", msg, NULL);
-		git(NULL, false, &out, gd, "tag", "-f", "pristine", "HEAD", NULL);
-		free(msg);
-	}
-	sb_reset(&out);
-	git(NULL, false, &out, gd, "rev-parse", "pristine^{commit}", NULL);
-	w->pristine = sb_detach(&out);
-	free(gd);
-	free(wt);
+		fprintf(stderr, "boot-test: %s '%s'\n",
+			is_dir(w->repo) ? "checking for changes in" : "importing (a few minutes, once)", w->tree);
+	/* git add reads the tree (stat-cached after the first run), never writes it */
+	msg = xasprintf("pristine %s (%s)", w->version, w->tree);
+	date = scratch_tree_date(w->tree);
+	w->pristine = scratch_import(w->repo, w->tree, import_exclude, "refs/polltax/pristine", msg, date, quiet);
+	free(msg);
+	free(date);
 
 	for (int i = 0; i < NR_KERNELS; i++) {
 		w->k[i].src = xasprintf("%s/src/%s", w->root, kernel_names[i]);
@@ -506,7 +476,4 @@ void work_free(struct boot_work *w)
 	free(w->version);
 	free(w->series_ver);
 	free(w->pristine);
-	if (lock_fd >= 0)
-		close(lock_fd);
-	lock_fd = -1;
 }

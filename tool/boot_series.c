@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "boot.h"
 #include "series.h"
+#include "strutil.h"
 
 #include <errno.h>
 /* sparse cannot parse glibc's VLA parameters in regex.h */
@@ -58,17 +59,6 @@ static char *subject_of(const char *text)
 	return sb_detach(&sb);
 }
 
-static char *trim(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-		n--;
-	return xstrndup(s, n);
-}
-
 static void scan_patch(struct boot_series *s, int idx, const char *text)
 {
 	regex_t re_file, re_poll, re_poll_rt, re_mask, re_mask_rt, re_head;
@@ -114,7 +104,7 @@ static void scan_patch(struct boot_series *s, int idx, const char *text)
 			if (!sv_contains(&s->files, file))
 				sv_push(&s->files, file);
 		} else if (file && (m = match(&re_head, line, 1))) {
-			char *t = trim(m);
+			char *t = trim_dup(m);
 
 			/* "f->f_poll_head = NULL;" (the infrastructure's clean-up) is no creation site */
 			if (!strstr(t, "= NULL;")) {

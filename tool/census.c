@@ -32,6 +32,7 @@
  */
 #define _GNU_SOURCE
 #include "census.h"
+#include "json_util.h"
 #include "output.h"
 
 #include <ctype.h>
@@ -60,13 +61,6 @@ const char *census_kind_text(const char *kind)
 		if (!strcmp(texts[i].kind, kind))
 			return texts[i].text;
 	return kind;
-}
-
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
 }
 
 static bool ident_char(char c)
@@ -454,12 +448,12 @@ static const char *recorded(json_t *facts, const struct member *m, const char **
 	size_t i;
 
 	json_array_foreach(json_object_get(facts, "assigns"), i, o) {
-		if (strcmp(str(o, "member"), m->member))
+		if (strcmp(jstr(o, "member"), m->member))
 			continue;
 		if (json_integer_value(json_object_get(o, "line")) == (json_int_t)m->line ||
-		    !strcmp(str(o, "function"), m->value)) {
-			*type = str(o, "type");
-			return str(o, "function");
+		    !strcmp(jstr(o, "function"), m->value)) {
+			*type = jstr(o, "type");
+			return jstr(o, "function");
 		}
 	}
 	json_array_foreach(json_object_get(facts, "ops"), i, o) {
@@ -468,7 +462,7 @@ static const char *recorded(json_t *facts, const struct member *m, const char **
 		mv = json_object_get(json_object_get(o, "members"), m->member);
 		if (!mv)
 			continue;
-		if (!strcmp(str(mv, "function"), m->value)) {
+		if (!strcmp(jstr(mv, "function"), m->value)) {
 			best = o;
 			break;
 		}
@@ -479,8 +473,8 @@ static const char *recorded(json_t *facts, const struct member *m, const char **
 	}
 	if (!best)
 		return NULL;
-	*type = str(best, "type");
-	return str(json_object_get(json_object_get(best, "members"), m->member), "function");
+	*type = jstr(best, "type");
+	return jstr(json_object_get(json_object_get(best, "members"), m->member), "function");
 }
 
 /* ---- the cross-check ------------------------------------------------------------- */
@@ -501,10 +495,10 @@ static bool in_output(struct ctx *c, const char *fn, const char *f)
 	size_t i, j;
 
 	json_array_foreach(json_object_get(c->by_fn, fn), i, x) {
-		if (!strcmp(str(x, "file"), f))
+		if (!strcmp(jstr(x, "file"), f))
 			return true;
 		json_array_foreach(json_object_get(x, "ops"), j, o)
-			if (!strcmp(str(o, "file"), f))
+			if (!strcmp(jstr(o, "file"), f))
 				return true;
 	}
 	return false;
@@ -535,16 +529,16 @@ static char *why_missing(struct ctx *c, const char *f, const struct text *x, con
 
 		if (declared_object(x, m->value))
 			return NULL;
-		*kind = str(fail, "kind")[0] ? str(fail, "kind") : "libclang";
+		*kind = jstr(fail, "kind")[0] ? jstr(fail, "kind") : "libclang";
 		/* an error inside its initializer: what made libclang drop it */
 		json_array_foreach(json_object_get(facts, "errors"), i, e) {
 			json_int_t l = json_integer_value(json_object_get(e, "line"));
 
-			if (m->init_first && !strcmp(str(e, "file"), f) && l >= m->init_first && l <= m->init_last)
+			if (m->init_first && !strcmp(jstr(e, "file"), f) && l >= m->init_first && l <= m->init_last)
 				return xasprintf("libclang dropped its initializer: %s:%lld: %s", f, (long long)l,
-						 str(e, "msg"));
+						 jstr(e, "msg"));
 		}
-		return xasprintf("%s did not parse: %s", f, str(fail, "reason"));
+		return xasprintf("%s did not parse: %s", f, jstr(fail, "reason"));
 	}
 	/* the file parsed: libclang compiled the line and saw no function, unless an #if left it out */
 	if (x->cond[m->line] && named_function(x, m->value)) {
@@ -576,14 +570,14 @@ static int cmp_impl(const void *a, const void *b)
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
 	json_int_t lx = json_integer_value(json_object_get(x, "line"));
 	json_int_t ly = json_integer_value(json_object_get(y, "line"));
-	int r = strcmp(str(x, "file"), str(y, "file"));
+	int r = strcmp(jstr(x, "file"), jstr(y, "file"));
 
 	if (r)
 		return r;
 	if (lx != ly)
 		return lx < ly ? -1 : 1;
-	r = strcmp(str(x, "function"), str(y, "function"));
-	return r ? r : strcmp(str(x, "layer"), str(y, "layer"));
+	r = strcmp(jstr(x, "function"), jstr(y, "function"));
+	return r ? r : strcmp(jstr(x, "layer"), jstr(y, "layer"));
 }
 
 /* The implementations sorted again, and the counts made again from them. */
@@ -599,7 +593,7 @@ static void recount(json_t *result)
 		v[i] = x;
 	qsort(v, n, sizeof(*v), cmp_impl);
 	for (i = 0; i < n; i++) {
-		const char *cls = str(v[i], "class"), *cv = str(v[i], "convertible");
+		const char *cls = jstr(v[i], "class"), *cv = jstr(v[i], "convertible");
 
 		json_array_append(sorted, v[i]);
 		json_object_set_new(by_class, cls, json_integer(json_integer_value(json_object_get(by_class, cls)) + 1));
@@ -620,19 +614,19 @@ static void reclassify(struct ctx *c, json_t *out)
 	size_t i;
 
 	json_array_foreach(c->impls, i, x) {
-		const char *cls = str(x, "class");
-		json_t *fail = json_object_get(c->failed, str(x, "file"));
+		const char *cls = jstr(x, "class");
+		json_t *fail = json_object_get(c->failed, jstr(x, "file"));
 		char *reason;
 
 		if (!fail || !json_is_true(json_object_get(x, "compiled")) || !strcmp(cls, "unknown") ||
 		    !strcmp(cls, "not-poll") || !strcmp(cls, "converted"))
 			continue;
-		reason = xasprintf("%s did not parse: %s (from what parsed: %s)", str(x, "file"), str(fail, "reason"),
+		reason = xasprintf("%s did not parse: %s (from what parsed: %s)", jstr(x, "file"), jstr(fail, "reason"),
 				   cls);
 		json_array_append_new(out, json_pack("{s:s, s:s, s:O, s:s, s:s, s:s, s:s}", "function",
-						     str(x, "function"), "file", str(x, "file"), "line",
-						     json_object_get(x, "line"), "layer", str(x, "layer"), "was", cls,
-						     "kind", str(fail, "kind"), "reason", reason));
+						     jstr(x, "function"), "file", jstr(x, "file"), "line",
+						     json_object_get(x, "line"), "layer", jstr(x, "layer"), "was", cls,
+						     "kind", jstr(fail, "kind"), "reason", reason));
 		json_object_set_new(x, "class", json_string("unknown"));
 		json_object_set_new(x, "convertible", json_string("no"));
 		json_object_set_new(x, "reason", json_string(reason));
@@ -654,27 +648,27 @@ void census(json_t *result, const char *root, const struct strvec *files, json_t
 	sv_push(&names, "proc_poll");
 	sv_push(&names, "poll_mask");
 	json_array_foreach(json_object_get(result, "layers"), i, x) {
-		const char *dot = strrchr(str(x, "layer"), '.');
+		const char *dot = strrchr(jstr(x, "layer"), '.');
 
 		if (dot && dot[1] && !sv_contains(&names, dot + 1))
 			sv_push(&names, dot + 1);
 	}
 	json_array_foreach(c.impls, i, x) {
-		json_t *a = json_object_get(c.by_fn, str(x, "function"));
+		json_t *a = json_object_get(c.by_fn, jstr(x, "function"));
 
 		if (!a) {
 			a = json_array();
-			json_object_set_new(c.by_fn, str(x, "function"), a);
+			json_object_set_new(c.by_fn, jstr(x, "function"), a);
 		}
 		json_array_append(a, x);
-		if (!strcmp(str(x, "class"), "not-poll"))
-			json_object_set_new(c.not_poll, str(x, "layer"), json_true());
+		if (!strcmp(jstr(x, "class"), "not-poll"))
+			json_object_set_new(c.not_poll, jstr(x, "layer"), json_true());
 	}
 	json_array_foreach(tus, i, x)
-		if (!json_object_get(c.facts, str(x, "file")))
-			json_object_set(c.facts, str(x, "file"), x);
+		if (!json_object_get(c.facts, jstr(x, "file")))
+			json_object_set(c.facts, jstr(x, "file"), x);
 	json_array_foreach(json_object_get(fs, "failed"), i, x)
-		json_object_set(c.failed, str(x, "file"), x);
+		json_object_set(c.failed, jstr(x, "file"), x);
 	json_array_foreach(json_object_get(fs, "not_compiled"), i, x)
 		json_object_set_new(c.notcomp, json_string_value(x) ?: "", json_true());
 

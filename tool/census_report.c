@@ -8,18 +8,12 @@
  */
 #define _GNU_SOURCE
 #include "census.h"
+#include "json_util.h"
 #include "html.h"
 #include "report_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static const char *cstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
 
 /* How many of A have "kind" KIND; with KIND NULL, how many have a kind of none of census_kinds. */
 static size_t n_kind(json_t *a, const char *kind)
@@ -31,8 +25,8 @@ static size_t n_kind(json_t *a, const char *kind)
 		bool known = false;
 
 		for (int k = 0; census_kinds[k] && !known; k++)
-			known = !strcmp(cstr(x, "kind"), census_kinds[k]);
-		n += kind ? !strcmp(cstr(x, "kind"), kind) : !known;
+			known = !strcmp(jstr(x, "kind"), census_kinds[k]);
+		n += kind ? !strcmp(jstr(x, "kind"), kind) : !known;
 	}
 	return n;
 }
@@ -43,9 +37,9 @@ static bool of_kind(json_t *x, const char *kind)
 	bool known = false;
 
 	if (kind)
-		return !strcmp(cstr(x, "kind"), kind);
+		return !strcmp(jstr(x, "kind"), kind);
 	for (int k = 0; census_kinds[k] && !known; k++)
-		known = !strcmp(cstr(x, "kind"), census_kinds[k]);
+		known = !strcmp(jstr(x, "kind"), census_kinds[k]);
 	return !known;
 }
 
@@ -56,7 +50,7 @@ static size_t n_unknown(json_t *cen)
 	size_t i, n = json_array_size(json_object_get(cen, "reclassified"));
 
 	json_array_foreach(json_object_get(cen, "missing"), i, x)
-		n += !strcmp(cstr(x, "class"), "unknown");
+		n += !strcmp(jstr(x, "class"), "unknown");
 	return n;
 }
 
@@ -89,7 +83,7 @@ void census_markdown(struct strbuf *sb, json_t *result)
 		sb_addf(sb, "\n%s (%zu):\n\n", kind ? census_kind_text(kind) : "other", n_kind(failed, kind));
 		json_array_foreach(failed, i, x)
 			if (of_kind(x, kind))
-				sb_addf(sb, "- `%s`: %s\n", cstr(x, "file"), cstr(x, "reason"));
+				sb_addf(sb, "- `%s`: %s\n", jstr(x, "file"), jstr(x, "reason"));
 	}
 	sb_addf(sb, "\n### Implementations made unknown by missing facts (%zu)\n", n_unknown(cen));
 	for (int k = 0; k == 0 || census_kinds[k - 1]; k++) {
@@ -101,14 +95,14 @@ void census_markdown(struct strbuf *sb, json_t *result)
 		sb_addf(sb, "\n%s (%zu):\n\n", kind ? census_kind_text(kind) : "other", n);
 		json_array_foreach(missing, i, x)
 			if (of_kind(x, kind))
-				sb_addf(sb, "- `%s` (`%s:%lld`, `.%s`)%s: %s\n", cstr(x, "function"), cstr(x, "file"),
-					(long long)json_integer_value(json_object_get(x, "line")), cstr(x, "member"),
-					strcmp(cstr(x, "class"), "unknown") ? ", `not-poll`" : "", cstr(x, "reason"));
+				sb_addf(sb, "- `%s` (`%s:%lld`, `.%s`)%s: %s\n", jstr(x, "function"), jstr(x, "file"),
+					(long long)json_integer_value(json_object_get(x, "line")), jstr(x, "member"),
+					strcmp(jstr(x, "class"), "unknown") ? ", `not-poll`" : "", jstr(x, "reason"));
 		json_array_foreach(recl, i, x)
 			if (of_kind(x, kind))
-				sb_addf(sb, "- `%s` (`%s:%lld`), was `%s`: %s\n", cstr(x, "function"), cstr(x, "file"),
-					(long long)json_integer_value(json_object_get(x, "line")), cstr(x, "was"),
-					cstr(x, "reason"));
+				sb_addf(sb, "- `%s` (`%s:%lld`), was `%s`: %s\n", jstr(x, "function"), jstr(x, "file"),
+					(long long)json_integer_value(json_object_get(x, "line")), jstr(x, "was"),
+					jstr(x, "reason"));
 	}
 }
 
@@ -151,9 +145,9 @@ void census_section(struct strbuf *sb, json_t *r, const char *url)
 			if (!of_kind(x, kind))
 				continue;
 			sb_adds(sb, "<li>");
-			sb_add_loc(sb, url, cstr(x, "file"), 0, cstr(x, "file"));
+			sb_add_loc(sb, url, jstr(x, "file"), 0, jstr(x, "file"));
 			sb_adds(sb, ": ");
-			sb_add_esc(sb, cstr(x, "reason"));
+			sb_add_esc(sb, jstr(x, "reason"));
 			sb_adds(sb, "</li>");
 		}
 		sb_adds(sb, "</ul></details>\n");
@@ -174,24 +168,24 @@ void census_section(struct strbuf *sb, json_t *r, const char *url)
 				if (!of_kind(x, kind))
 					continue;
 				sb_adds(sb, "<li><code>");
-				sb_add_esc(sb, cstr(x, "function"));
+				sb_add_esc(sb, jstr(x, "function"));
 				sb_adds(sb, "</code> ");
 				{
 					json_int_t line = json_integer_value(json_object_get(x, "line"));
-					char *at = xasprintf("%s:%lld", cstr(x, "file"), (long long)line);
+					char *at = xasprintf("%s:%lld", jstr(x, "file"), (long long)line);
 
-					sb_add_loc(sb, url, cstr(x, "file"), line, at);
+					sb_add_loc(sb, url, jstr(x, "file"), line, at);
 					free(at);
 				}
 				if (l == 1) {
 					sb_adds(sb, ", was ");
-					html_class_chip(sb, cstr(x, "was"), false);
-				} else if (strcmp(cstr(x, "class"), "unknown")) {
+					html_class_chip(sb, jstr(x, "was"), false);
+				} else if (strcmp(jstr(x, "class"), "unknown")) {
 					sb_adds(sb, ", ");
-					html_class_chip(sb, cstr(x, "class"), false);
+					html_class_chip(sb, jstr(x, "class"), false);
 				}
 				sb_adds(sb, ": ");
-				sb_add_esc(sb, cstr(x, "reason"));
+				sb_add_esc(sb, jstr(x, "reason"));
 				sb_adds(sb, "</li>");
 			}
 		}

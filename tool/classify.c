@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "classify.h"
+#include "json_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,13 +64,6 @@ static const char *def_file_of(struct cx *c, json_t *m, const char *recfile)
 	return f;
 }
 
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 static json_t *push(json_t *obj, const char *key)
 {
 	json_t *a = json_object_get(obj, key);
@@ -87,17 +81,17 @@ static void index_facts(struct cx *c, json_t *tus)
 	json_t *tu, *v;
 
 	json_array_foreach(tus, i, tu) {
-		const char *file = str(tu, "file");
+		const char *file = jstr(tu, "file");
 		const char *k;
 
 		json_array_foreach(json_object_get(tu, "functions"), j, v) {
 			bool st = json_is_true(json_object_get(v, "static"));
-			char *key = st ? xasprintf("%s:%s", str(v, "file"), str(v, "name"))
-				       : xstrdup(str(v, "name"));
+			char *key = st ? xasprintf("%s:%s", jstr(v, "file"), jstr(v, "name"))
+				       : xstrdup(jstr(v, "name"));
 
 			if (!json_object_get(c->fns, key)) {
 				json_object_set(c->fns, key, v);
-				json_array_append_new(push(c->fns_by_name, str(v, "name")), json_string(key));
+				json_array_append_new(push(c->fns_by_name, jstr(v, "name")), json_string(key));
 			}
 			free(key);
 		}
@@ -115,30 +109,30 @@ static void index_facts(struct cx *c, json_t *tus)
 		}
 		json_array_foreach(json_object_get(tu, "refs"), j, v) {
 			json_t *o = json_deep_copy(v), *uf;
-			char *key = xasprintf("%s\t%s", file, str(v, "var"));
+			char *key = xasprintf("%s\t%s", file, jstr(v, "var"));
 			size_t m;
 
 			json_object_set_new(o, "file", json_string(file));
 			json_array_append(push(c->refs, key), o);
 			/* a unity build: a static of the other .c files of the unit (unity.c) */
 			json_array_foreach(json_object_get(tu, "unit"), m, uf) {
-				char *uk = xasprintf("%s\t%s", json_string_value(uf), str(v, "var"));
+				char *uk = xasprintf("%s\t%s", json_string_value(uf), jstr(v, "var"));
 
 				if (strcmp(json_string_value(uf), file))
 					json_array_append(push(c->refs, uk), o);
 				free(uk);
 			}
-			json_array_append_new(push(c->refs, str(v, "var")), o);
+			json_array_append_new(push(c->refs, jstr(v, "var")), o);
 			free(key);
 		}
 		json_array_foreach(json_object_get(tu, "private_data_sets"), j, v) {
-			char *key = xasprintf("%s:%s", file, str(v, "in"));
+			char *key = xasprintf("%s:%s", file, jstr(v, "in"));
 
 			json_array_append(push(c->pd, key), v);
 			free(key);
 		}
 		json_array_foreach(json_object_get(tu, "poll_head_sets"), j, v) {
-			char *key = xasprintf("%s:%s", file, str(v, "in"));
+			char *key = xasprintf("%s:%s", file, jstr(v, "in"));
 
 			json_array_append(push(c->ph, key), v);
 			free(key);
@@ -180,12 +174,12 @@ static void group_assignments(struct cx *c)
 	json_t *a, *o;
 
 	json_array_foreach(c->assigns, i, a) {
-		const char *lhs = str(a, "lhs"), *member = str(a, "member");
+		const char *lhs = jstr(a, "lhs"), *member = jstr(a, "member");
 		size_t ll = strlen(lhs), ml = strlen(member);
 		char *base;
 		json_t *rec = NULL;
 
-		if (strcmp(str(a, "type"), "file_operations") || ll <= ml)
+		if (strcmp(jstr(a, "type"), "file_operations") || ll <= ml)
 			continue;
 		base = xstrndup(lhs, ll - ml);
 		if (ll - ml >= 2 && !strcmp(base + ll - ml - 2, "->"))
@@ -193,9 +187,9 @@ static void group_assignments(struct cx *c)
 		else if (base[ll - ml - 1] == '.')
 			base[ll - ml - 1] = '\0';
 		json_array_foreach(c->ops, j, o) {
-			if (!strcmp(str(o, "file"), str(a, "file")) && !strcmp(str(o, "var"), base) &&
-			    !strcmp(str(o, "type"), "file_operations") &&
-			    (!json_object_get(o, "assigned_in") || !strcmp(str(o, "assigned_in"), str(a, "in")) ||
+			if (!strcmp(jstr(o, "file"), jstr(a, "file")) && !strcmp(jstr(o, "var"), base) &&
+			    !strcmp(jstr(o, "type"), "file_operations") &&
+			    (!json_object_get(o, "assigned_in") || !strcmp(jstr(o, "assigned_in"), jstr(a, "in")) ||
 			     !json_object_get(o, "assigned_in"))) {
 				rec = o;
 				break;
@@ -203,14 +197,14 @@ static void group_assignments(struct cx *c)
 		}
 		if (!rec) {
 			rec = json_pack("{s:s, s:s, s:s, s:O, s:b, s:s, s:{}, s:{}, s:s}", "var", base,
-					"type", "file_operations", "file", str(a, "file"), "line",
+					"type", "file_operations", "file", jstr(a, "file"), "line",
 					json_object_get(a, "line"), "static", 0, "macro", "", "members",
-					"pt_members", "assigned_in", str(a, "in"));
+					"pt_members", "assigned_in", jstr(a, "in"));
 			json_array_append_new(c->ops, rec);
 		}
 		json_object_set_new(json_object_get(rec, "members"), member,
-				    json_pack("{s:s, s:s, s:O}", "function", str(a, "function"), "file",
-					      str(a, "function_file"), "static", json_object_get(a, "static")));
+				    json_pack("{s:s, s:s, s:O}", "function", jstr(a, "function"), "file",
+					      jstr(a, "function_file"), "static", json_object_get(a, "static")));
 		json_object_set_new(rec, "via_assignment", json_true());
 		json_object_set_new(a, "grouped", json_true());
 		free(base);
@@ -282,11 +276,11 @@ static char *subst(const char *expr, json_t *params, json_t *args)
 
 			if (!member) {
 				json_array_foreach(params, i, pa) {
-					const char *pn = str(pa, "name");
+					const char *pn = jstr(pa, "name");
 
 					if (strlen(pn) == (size_t)(e - p) && !strncmp(pn, p, (size_t)(e - p)) &&
 					    i < json_array_size(args)) {
-						const char *at = str(json_array_get(args, i), "text");
+						const char *at = jstr(json_array_get(args, i), "text");
 						bool simple = true;
 
 						for (const char *q = at[0] == '&' ? at + 1 : at; *q; q++)
@@ -334,10 +328,10 @@ static char *norm(const char *s)
  */
 static json_t *resolve_base(struct cx *c, json_t *b, int depth)
 {
-	const char *callee = str(b, "callee");
+	const char *callee = jstr(b, "callee");
 	json_t *r, *rr, *o;
 
-	if (strcmp(str(b, "k"), "call"))
+	if (strcmp(jstr(b, "k"), "call"))
 		return json_incref(b);
 	r = json_object_get(c->returns, callee);
 	if (!r) {
@@ -350,13 +344,13 @@ static json_t *resolve_base(struct cx *c, json_t *b, int depth)
 	if (depth > 8)
 		return json_pack("{s:s, s:s}", "k", "unknown", "why", "calls nested too deep");
 	rr = resolve_base(c, r, depth + 1);
-	if (!strcmp(str(rr, "k"), "param")) {
+	if (!strcmp(jstr(rr, "k"), "param")) {
 		json_decref(rr);
 		if (!json_is_true(json_object_get(b, "acc")) || json_is_true(json_object_get(b, "global_arg")))
 			return json_pack("{s:s, s:s}", "k", "dynamic", "why",
-					 str(b, "why")[0] ? str(b, "why") : "looked up from several objects");
+					 jstr(b, "why")[0] ? jstr(b, "why") : "looked up from several objects");
 		o = json_pack("{s:s, s:O, s:s}", "k", "param", "param", json_object_get(b, "param"), "first",
-			      str(b, "first"));
+			      jstr(b, "first"));
 		if (json_object_get(b, "fields"))
 			json_object_set(o, "fields", json_object_get(b, "fields"));
 		return o;
@@ -368,15 +362,15 @@ static json_t *compose(struct cx *c, json_t *hb0, json_t *args)
 {
 	json_t *ab, *hb = hb0, *res;
 
-	if (strcmp(str(hb, "k"), "param"))
+	if (strcmp(jstr(hb, "k"), "param"))
 		return json_incref(hb);
 	ab = json_object_get(json_array_get(args, (size_t)json_integer_value(json_object_get(hb, "param"))),
 			     "base");
 	if (!ab)
 		return json_pack("{s:s, s:s}", "k", "unknown", "why", "argument missing");
 	ab = resolve_base(c, ab, 0);
-	if (!strcmp(str(ab, "k"), "param")) {
-		const char *first = str(ab, "first")[0] ? str(ab, "first") : str(hb, "first");
+	if (!strcmp(jstr(ab, "k"), "param")) {
+		const char *first = jstr(ab, "first")[0] ? jstr(ab, "first") : jstr(hb, "first");
 
 		res = json_pack("{s:s, s:O, s:s}", "k", "param", "param", json_object_get(ab, "param"),
 				"first", first);
@@ -417,21 +411,21 @@ static void merge_callee(struct cx *c, json_t *r, json_t *ev, const char *cname,
 	size_t j;
 
 	json_array_foreach(json_object_get(sub, "heads"), j, h) {
-		char *e = subst(str(h, "resolved"), json_object_get(callee, "params"), args);
+		char *e = subst(jstr(h, "resolved"), json_object_get(callee, "params"), args);
 		char *n = norm(e);
-		char *via = str(h, "via")[0] ? xasprintf("%s() -> %s", cname, str(h, "via"))
+		char *via = jstr(h, "via")[0] ? xasprintf("%s() -> %s", cname, jstr(h, "via"))
 					     : xasprintf("%s()", cname);
 
 		json_array_append_new(json_object_get(r, "heads"),
 				      json_pack("{s:O, s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:O, s:s}",
 						"site", json_object_get(ev, "line"),
-						"expr", str(h, "expr"), "resolved", e, "norm", n,
+						"expr", jstr(h, "expr"), "resolved", e, "norm", n,
 						"base", compose(c, json_object_get(h, "base"), args),
 						"cond", cond || json_is_true(json_object_get(h, "cond")) ||
 							json_is_true(json_object_get(h, "guarded")),
-						"via", via, "file", str(h, "file"),
+						"via", via, "file", jstr(h, "file"),
 						"line", json_object_get(h, "line"),
-						"field", str(h, "field")));
+						"field", jstr(h, "field")));
 		free(e);
 		free(n);
 		free(via);
@@ -450,8 +444,8 @@ static void target_cb(struct cx *c, json_t *rec, json_t *m, void *d)
 {
 	struct targets *t = d;
 	bool st = json_is_true(json_object_get(m, "static"));
-	const char *f = str(m, "file")[0] ? str(m, "file") : str(rec, "file");
-	char *key = st ? xasprintf("%s:%s", f, str(m, "function")) : xstrdup(str(m, "function"));
+	const char *f = jstr(m, "file")[0] ? jstr(m, "file") : jstr(rec, "file");
+	char *key = st ? xasprintf("%s:%s", f, jstr(m, "function")) : xstrdup(jstr(m, "function"));
 
 	(void)c;
 	json_object_set(t->keys, key, m);
@@ -469,21 +463,21 @@ static void follow_callback(struct cx *c, json_t *r, json_t *ev, json_t *fn, boo
 	struct targets t = { json_object() };
 	const char *tk;
 	json_t *m;
-	bool ok = str(ev, "type")[0] != '\0';
+	bool ok = jstr(ev, "type")[0] != '\0';
 
 	if (ok) {
-		char *fk = xasprintf("%s.%s", str(ev, "type"), str(ev, "member"));
+		char *fk = xasprintf("%s.%s", jstr(ev, "type"), jstr(ev, "member"));
 
 		json_object_set_new(c->followed, fk, json_true());
 		free(fk);
 	}
 
 	if (ok)
-		for_each_member(c, str(ev, "type"), str(ev, "member"), target_cb, &t);
+		for_each_member(c, jstr(ev, "type"), jstr(ev, "member"), target_cb, &t);
 	ok = ok && json_object_size(t.keys) > 0;
 	json_object_foreach(t.keys, tk, m) {
 		const char *ck = NULL;
-		json_t *callee = lookup_fn(c, str(m, "function"), str(m, "file"),
+		json_t *callee = lookup_fn(c, jstr(m, "function"), jstr(m, "file"),
 					   json_is_true(json_object_get(m, "static")), &ck);
 
 		if (!callee || json_integer_value(json_object_get(callee, "pt")) < 0) {
@@ -493,16 +487,16 @@ static void follow_callback(struct cx *c, json_t *r, json_t *ev, json_t *fn, boo
 	}
 	if (!ok) {
 		json_array_append_new(json_object_get(r, "unresolved"),
-				      json_pack("{s:s, s:s, s:O, s:s}", "callee", str(ev, "expr"),
-						"file", str(fn, "file"), "line", json_object_get(ev, "line"),
+				      json_pack("{s:s, s:s, s:O, s:s}", "callee", jstr(ev, "expr"),
+						"file", jstr(fn, "file"), "line", json_object_get(ev, "line"),
 						"why", "a callback whose targets are not all known"));
 	} else {
 		json_object_foreach(t.keys, tk, m) {
 			const char *ck = NULL;
-			json_t *callee = lookup_fn(c, str(m, "function"), str(m, "file"),
+			json_t *callee = lookup_fn(c, jstr(m, "function"), jstr(m, "file"),
 						   json_is_true(json_object_get(m, "static")), &ck);
 
-			merge_callee(c, r, ev, str(m, "function"), ck, callee, cond);
+			merge_callee(c, r, ev, jstr(m, "function"), ck, callee, cond);
 		}
 	}
 	json_decref(t.keys);
@@ -521,25 +515,25 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 	if (json_is_true(json_object_get(fn, "busy_text")))
 		json_array_append_new(json_object_get(r, "busy"), json_string("POLL_BUSY_LOOP"));
 	json_array_foreach(json_object_get(fn, "events"), i, ev) {
-		const char *k = str(ev, "k");
+		const char *k = jstr(ev, "k");
 		bool cond = json_is_true(json_object_get(ev, "cond")) || early;
 
 		if (!strcmp(k, "wait")) {
-			char *n = norm(str(ev, "head"));
+			char *n = norm(jstr(ev, "head"));
 
 			json_array_append_new(json_object_get(r, "heads"),
 					      json_pack("{s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:O, s:s, s:b}",
-							"expr", str(ev, "head"), "resolved", str(ev, "head"), "norm", n,
+							"expr", jstr(ev, "head"), "resolved", jstr(ev, "head"), "norm", n,
 							"base", resolve_base(c, json_object_get(ev, "base"), 0), "cond", cond,
-							"via", "", "file", str(fn, "file"),
+							"via", "", "file", jstr(fn, "file"),
 							"line", json_object_get(ev, "line"),
-							"field", str(ev, "field"),
+							"field", jstr(ev, "field"),
 							"guarded", json_array_size(json_object_get(r, "guards")) > 0));
 			free(n);
 			registered = true;
 		} else if (!strcmp(k, "call")) {
 			const char *ck = NULL;
-			json_t *callee = lookup_fn(c, str(ev, "callee"), str(ev, "callee_file"),
+			json_t *callee = lookup_fn(c, jstr(ev, "callee"), jstr(ev, "callee_file"),
 						   json_is_true(json_object_get(ev, "static")), &ck);
 
 			registered = true;
@@ -553,41 +547,41 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 
 				json_array_append_new(json_object_get(r, "pt_uses"),
 						      json_pack("{s:s, s:s, s:O, s:s}", "what", va ? "other" : "escape",
-								"file", str(fn, "file"), "line",
-								json_object_get(ev, "line"), "into", str(ev, "callee")));
+								"file", jstr(fn, "file"), "line",
+								json_object_get(ev, "line"), "into", jstr(ev, "callee")));
 				continue;
 			}
 			if (!callee || json_integer_value(json_object_get(callee, "pt")) < 0) {
 				json_array_append_new(json_object_get(r, "unresolved"),
-						      json_pack("{s:s, s:s, s:O}", "callee", str(ev, "callee"),
-								"file", str(fn, "file"), "line",
+						      json_pack("{s:s, s:s, s:O}", "callee", jstr(ev, "callee"),
+								"file", jstr(fn, "file"), "line",
 								json_object_get(ev, "line")));
 				continue;
 			}
-			merge_callee(c, r, ev, str(ev, "callee"), ck, callee, cond);
+			merge_callee(c, r, ev, jstr(ev, "callee"), ck, callee, cond);
 		} else if (!strcmp(k, "icall") && json_is_false(json_object_get(ev, "poll_method"))) {
 			registered = true;
 			follow_callback(c, r, ev, fn, cond);
 		} else if (!strcmp(k, "icall")) {
 			registered = true;
 			json_array_append_new(json_object_get(r, "icalls"),
-					      json_pack("{s:s, s:s, s:s, s:s, s:O}", "expr", str(ev, "expr"),
-							"type", str(ev, "type"), "member", str(ev, "member"),
-							"file", str(fn, "file"), "line", json_object_get(ev, "line")));
+					      json_pack("{s:s, s:s, s:s, s:s, s:O}", "expr", jstr(ev, "expr"),
+							"type", jstr(ev, "type"), "member", jstr(ev, "member"),
+							"file", jstr(fn, "file"), "line", json_object_get(ev, "line")));
 		} else if (!strcmp(k, "pt_use")) {
 			json_array_append_new(json_object_get(r, "pt_uses"),
-					      json_pack("{s:s, s:s, s:O, s:s}", "what", str(ev, "what"),
-							"file", str(fn, "file"), "line", json_object_get(ev, "line"),
-							"into", str(ev, "into")));
+					      json_pack("{s:s, s:s, s:O, s:s}", "what", jstr(ev, "what"),
+							"file", jstr(fn, "file"), "line", json_object_get(ev, "line"),
+							"into", jstr(ev, "into")));
 		} else if (!strcmp(k, "busy")) {
-			json_array_append_new(json_object_get(r, "busy"), json_string(str(ev, "what")));
+			json_array_append_new(json_object_get(r, "busy"), json_string(jstr(ev, "what")));
 		} else if (!strcmp(k, "return") || !strcmp(k, "goto")) {
 			if (!registered && !strcmp(k, "return") && json_object_get(ev, "null_test")) {
 				/* if (!dev) return ...: impossible when dev is never NULL (decide()) */
 				json_array_append_new(json_object_get(r, "guards"),
 						      json_pack("{s:o, s:s, s:s, s:O}", "base",
 								resolve_base(c, json_object_get(ev, "null_test"), 0),
-								"text", str(ev, "null_text"), "file", str(fn, "file"),
+								"text", jstr(ev, "null_text"), "file", jstr(fn, "file"),
 								"line", json_object_get(ev, "line")));
 			} else if (!registered) {
 				early = true;
@@ -656,15 +650,15 @@ static void for_each_member(struct cx *c, const char *type, const char *member,
 	json_array_foreach(c->ops, i, o) {
 		json_t *m = json_object_get(json_object_get(o, "members"), member);
 
-		if (m && !strcmp(str(o, "type"), type))
+		if (m && !strcmp(jstr(o, "type"), type))
 			cb(c, o, m, d);
 	}
 	json_array_foreach(c->assigns, i, o) {
 		if (json_is_true(json_object_get(o, "grouped")))
 			continue;
-		if (!strcmp(str(o, "type"), type) && !strcmp(str(o, "member"), member)) {
-			json_t *m = json_pack("{s:s, s:s, s:O}", "function", str(o, "function"), "file",
-					      str(o, "function_file"), "static", json_object_get(o, "static"));
+		if (!strcmp(jstr(o, "type"), type) && !strcmp(jstr(o, "member"), member)) {
+			json_t *m = json_pack("{s:s, s:s, s:O}", "function", jstr(o, "function"), "file",
+					      jstr(o, "function_file"), "static", json_object_get(o, "static"));
 
 			cb(c, o, m, d);
 			json_decref(m);
@@ -681,10 +675,10 @@ struct collect {
 static void fn_key_of(json_t *m, const char *recfile, char **key, const char **file)
 {
 	bool st = json_is_true(json_object_get(m, "static"));
-	const char *f = str(m, "file")[0] ? str(m, "file") : recfile;
+	const char *f = jstr(m, "file")[0] ? jstr(m, "file") : recfile;
 
 	*file = f;
-	*key = st ? xasprintf("%s:%s", f, str(m, "function")) : xstrdup(str(m, "function"));
+	*key = st ? xasprintf("%s:%s", f, jstr(m, "function")) : xstrdup(jstr(m, "function"));
 }
 
 static void collect_cb(struct cx *c, json_t *rec, json_t *m, void *d)
@@ -695,16 +689,16 @@ static void collect_cb(struct cx *c, json_t *rec, json_t *m, void *d)
 	struct impl *p;
 	json_t *fn;
 
-	fn_key_of(m, str(rec, "file"), &key, &file);
-	fn = lookup_fn(c, str(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
+	fn_key_of(m, jstr(rec, "file"), &key, &file);
+	fn = lookup_fn(c, jstr(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
 	if (fn) {
 		free(key);
 		key = xstrdup(k);
-		file = str(fn, "file");
+		file = jstr(fn, "file");
 	}
 	if (!fn)
-		file = str(rec, "file");	/* not defined anywhere we parsed: report it where it is used */
-	p = impl_get(cl->im, key, str(m, "function"), file, cl->layer, cl->converted);
+		file = jstr(rec, "file");	/* not defined anywhere we parsed: report it where it is used */
+	p = impl_get(cl->im, key, jstr(m, "function"), file, cl->layer, cl->converted);
 	p->fn = fn;
 	json_array_append(p->ops, rec);
 	free(key);
@@ -732,7 +726,7 @@ static void discover_layers(struct cx *c, struct impls *im)
 				continue;
 			json_object_set_new(lv, "done", json_true());
 			cl.layer = lk;
-			for_each_member(c, str(lv, "type"), str(lv, "member"), collect_cb, &cl);
+			for_each_member(c, jstr(lv, "type"), jstr(lv, "member"), collect_cb, &cl);
 			for (size_t i = 0; i < im->n; i++) {
 				struct impl *p = &im->v[i];
 				json_t *r, *ic;
@@ -745,19 +739,19 @@ static void discover_layers(struct cx *c, struct impls *im)
 				json_array_foreach(json_object_get(r, "icalls"), j, ic) {
 					char *nk;
 
-					if (!str(ic, "type")[0])
+					if (!jstr(ic, "type")[0])
 						continue;
-					nk = xasprintf("%s.%s", str(ic, "type"), str(ic, "member"));
+					nk = xasprintf("%s.%s", jstr(ic, "type"), jstr(ic, "member"));
 					if (!json_object_get(c->layers, nk)) {
 						char *via = xasprintf("%s() %s:%lld calls %s", p->name,
-								      str(ic, "file"),
+								      jstr(ic, "file"),
 								      json_integer_value(json_object_get(ic, "line")),
-								      str(ic, "expr"));
+								      jstr(ic, "expr"));
 
 						json_object_set_new(c->layers, nk,
 								    json_pack("{s:s, s:s, s:s, s:b, s:s}",
-									      "type", str(ic, "type"),
-									      "member", str(ic, "member"),
+									      "type", jstr(ic, "type"),
+									      "member", jstr(ic, "member"),
 									      "found_via", via, "busy",
 									      json_array_size(json_object_get(r, "busy")) > 0 ||
 									      json_is_true(json_object_get(lv, "busy")),
@@ -812,10 +806,10 @@ static void collect_undiscovered(struct cx *c, struct impls *im)
 
 	json_array_foreach(c->ops, i, o)
 		json_object_foreach(json_object_get(o, "pt_members"), k, v)
-			undiscovered(c, im, str(o, "type"), k);
+			undiscovered(c, im, jstr(o, "type"), k);
 	json_array_foreach(c->assigns, i, o)
 		if (json_is_true(json_object_get(o, "pt")) && !json_is_true(json_object_get(o, "grouped")))
-			undiscovered(c, im, str(o, "type"), str(o, "member"));
+			undiscovered(c, im, jstr(o, "type"), jstr(o, "member"));
 }
 
 static void collect_not_poll(struct cx *c, struct impls *im)
@@ -829,12 +823,12 @@ static void collect_not_poll(struct cx *c, struct impls *im)
 
 		if (!m)
 			continue;
-		lk = xasprintf("%s.poll", str(o, "type"));
+		lk = xasprintf("%s.poll", jstr(o, "type"));
 		if (json_object_get(c->layers, lk)) {
 			free(lk);
 			continue;
 		}
-		json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", str(o, "type"),
+		json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", jstr(o, "type"),
 							      "member", "poll", "not_poll", 1, "done", 1));
 		free(lk);
 	}
@@ -848,14 +842,14 @@ static void collect_not_poll(struct cx *c, struct impls *im)
 			json_t *m, *fn;
 			struct impl *p;
 
-			if (!json_is_true(json_object_get(lv, "not_poll")) || strcmp(str(lv, "type"), str(o, "type")))
+			if (!json_is_true(json_object_get(lv, "not_poll")) || strcmp(jstr(lv, "type"), jstr(o, "type")))
 				continue;
 			m = json_object_get(json_object_get(o, "members"), "poll");
 			if (!m)
 				continue;
-			fn_key_of(m, str(o, "file"), &key, &file);
-			fn = lookup_fn(c, str(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
-			p = impl_get(im, key, str(m, "function"), fn ? str(fn, "file") : file, lk2, false);
+			fn_key_of(m, jstr(o, "file"), &key, &file);
+			fn = lookup_fn(c, jstr(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
+			p = impl_get(im, key, jstr(m, "function"), fn ? jstr(fn, "file") : file, lk2, false);
 			p->fn = fn;
 			json_array_append(p->ops, o);
 			free(key);
@@ -868,23 +862,23 @@ static void collect_not_poll(struct cx *c, struct impls *im)
 		json_t *lv, *m, *fn;
 		struct impl *p;
 
-		if (strcmp(str(o, "member"), "poll") || json_is_true(json_object_get(o, "grouped")))
+		if (strcmp(jstr(o, "member"), "poll") || json_is_true(json_object_get(o, "grouped")))
 			continue;
-		lk = xasprintf("%s.poll", str(o, "type"));
+		lk = xasprintf("%s.poll", jstr(o, "type"));
 		lv = json_object_get(c->layers, lk);
 		if (lv && !json_is_true(json_object_get(lv, "not_poll"))) {
 			free(lk);	/* a layer: discover_layers() has it */
 			continue;
 		}
 		if (!lv)
-			json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", str(o, "type"),
+			json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", jstr(o, "type"),
 								      "member", "poll", "not_poll", 1, "done", 1));
 		lkey = json_object_iter_key(json_object_iter_at(c->layers, lk));
-		m = json_pack("{s:s, s:s, s:O}", "function", str(o, "function"), "file", str(o, "function_file"),
+		m = json_pack("{s:s, s:s, s:O}", "function", jstr(o, "function"), "file", jstr(o, "function_file"),
 			      "static", json_object_get(o, "static"));
-		fn_key_of(m, str(o, "file"), &key, &file);
-		fn = lookup_fn(c, str(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
-		p = impl_get(im, key, str(m, "function"), fn ? str(fn, "file") : file, lkey, false);
+		fn_key_of(m, jstr(o, "file"), &key, &file);
+		fn = lookup_fn(c, jstr(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
+		p = impl_get(im, key, jstr(m, "function"), fn ? jstr(fn, "file") : file, lkey, false);
 		p->fn = fn;
 		json_array_append(p->ops, o);
 		json_decref(m);
@@ -949,18 +943,18 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, const 
 			   json_t *reassigned)
 {
 	json_t *members = json_object_get(o, "members"), *open = json_object_get(members, "open");
-	const char *ofile = str(o, "file"), *mk;
-	char *rk = xasprintf("%s\t%s", ofile, str(o, "var"));
+	const char *ofile = jstr(o, "file"), *mk;
+	char *rk = xasprintf("%s\t%s", ofile, jstr(o, "var"));
 	json_t *refs = json_object_get(c->refs, rk), *ref, *mv;
 	size_t i;
 
 	free(rk);
 	if (!refs && !json_is_true(json_object_get(o, "static")))
-		refs = json_object_get(c->refs, str(o, "var"));
+		refs = json_object_get(c->refs, jstr(o, "var"));
 	if (open) {
 		const char *of = def_file_of(c, open, ofile);
-		char *dk = xasprintf("%s:%s", of, str(open, "function"));
-		json_t *def = json_object_get(c->defs, dk), *pd = pd_sets_of(c, of, str(open, "function"));
+		char *dk = xasprintf("%s:%s", of, jstr(open, "function"));
+		json_t *def = json_object_get(c->defs, dk), *pd = pd_sets_of(c, of, jstr(open, "function"));
 		/*
 		 * An open can set f_poll_head for this poll only when every
 		 * file_operations that opens with it polls with the same function
@@ -977,9 +971,9 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, const 
 
 		free(dk);
 		json_t *site = json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open",
-					 "function", str(open, "function"), "file", of,
+					 "function", jstr(open, "function"), "file", of,
 					 "line", def ? json_integer_value(json_array_get(def, 0)) : 0,
-					 "sets_private_data", sets_private_data(c, of, str(open, "function"), 0),
+					 "sets_private_data", sets_private_data(c, of, jstr(open, "function"), 0),
 					 "settable", own && def != NULL);
 
 		/* open leaves private_data NULL (fuse: the mount sets it later) */
@@ -988,7 +982,7 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, const 
 		json_array_append_new(sites, site);
 	}
 	json_array_foreach(refs, i, ref) {
-		const char *ctx = str(ref, "ctx"), *fn = str(ref, "in");
+		const char *ctx = jstr(ref, "ctx"), *fn = jstr(ref, "in");
 		char *kind = NULL;
 		bool settable = false, pd = false;
 
@@ -999,7 +993,7 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, const 
 			if (in(file_returning, name)) {
 				settable = true;
 				pd = !strncmp(name, "anon_inode", 10) ||
-				     json_array_size(pd_sets_of(c, str(ref, "file"), fn)) > 0;
+				     json_array_size(pd_sets_of(c, jstr(ref, "file"), fn)) > 0;
 			} else if (in(fd_returning, name)) {
 				pd = true;
 			} else if (!strcmp(name, "cdev_init")) {
@@ -1026,13 +1020,13 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, const 
 				       : xasprintf("registered as %s", tf);
 				pd = !strcmp(type, "miscdevice");
 				if (!strncmp(ctx, "init:", 5)) {
-					char *vk = xasprintf("%s\t%s", str(ref, "file"), fn);
+					char *vk = xasprintf("%s\t%s", jstr(ref, "file"), fn);
 					json_t *vrefs = json_object_get(c->refs, vk), *vr;
 					size_t m;
 
 					json_array_foreach(vrefs, m, vr)
-						if (!strncmp(str(vr, "ctx"), "call:", 5) && str(vr, "in")[0]) {
-							fn = str(vr, "in");
+						if (!strncmp(jstr(vr, "ctx"), "call:", 5) && jstr(vr, "in")[0]) {
+							fn = jstr(vr, "in");
 							break;
 						}
 					free(vk);
@@ -1043,7 +1037,7 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, const 
 			continue;
 		}
 		json_array_append_new(sites, json_pack("{s:s, s:s, s:s, s:O, s:b, s:b}", "kind", kind,
-						       "function", fn, "file", str(ref, "file"),
+						       "function", fn, "file", jstr(ref, "file"),
 						       "line", json_object_get(ref, "line"),
 						       "sets_private_data", pd, "settable", settable));
 		free(kind);
@@ -1055,11 +1049,11 @@ static void creation_sites(struct cx *c, json_t *o, const char *poll_key, const 
 
 		if (!strcmp(mk, "open") || !strcmp(mk, "release"))
 			continue;
-		pd = pd_sets_of(c, str(mv, "file")[0] ? str(mv, "file") : ofile, str(mv, "function"));
+		pd = pd_sets_of(c, jstr(mv, "file")[0] ? jstr(mv, "file") : ofile, jstr(mv, "function"));
 		json_array_foreach(pd, j, s)
 			json_array_append_new(reassigned, json_pack("{s:s, s:s, s:O, s:s}", "function",
-								    str(mv, "function"), "file",
-								    str(mv, "file")[0] ? str(mv, "file") : ofile,
+								    jstr(mv, "function"), "file",
+								    jstr(mv, "file")[0] ? jstr(mv, "file") : ofile,
 								    "line", json_object_get(s, "line"),
 								    "member", mk));
 	}
@@ -1078,7 +1072,7 @@ static bool all_sets_null(json_t *pd)
 	size_t i;
 
 	json_array_foreach(pd, i, e)
-		if (strcmp(str(json_object_get(e, "base"), "k"), "const"))
+		if (strcmp(jstr(json_object_get(e, "base"), "k"), "const"))
 			return false;
 	return json_array_size(pd) > 0;
 }
@@ -1120,11 +1114,11 @@ const char *class_family(const char *cls)
 
 static const char *base_name(json_t *base, json_t *fn, char *buf, size_t len)
 {
-	const char *k = str(base, "k");
+	const char *k = jstr(base, "k");
 
 	if (!strcmp(k, "param")) {
 		int p = (int)json_integer_value(json_object_get(base, "param"));
-		const char *first = str(base, "first");
+		const char *first = jstr(base, "first");
 		json_t *pa = json_array_get(json_object_get(fn, "params"), (size_t)p);
 
 		if (p == (int)json_integer_value(json_object_get(fn, "file_param"))) {
@@ -1135,7 +1129,7 @@ static const char *base_name(json_t *base, json_t *fn, char *buf, size_t len)
 			snprintf(buf, len, "file%s%s", first[0] ? ":" : "", first);
 			return buf;
 		}
-		snprintf(buf, len, "param:%s", str(pa, "name"));
+		snprintf(buf, len, "param:%s", jstr(pa, "name"));
 		return buf;
 	}
 	return k;
@@ -1166,7 +1160,7 @@ static void set_verdict(struct verdict *v, const char *cls, const char *fmt, ...
 
 static json_t *fn_errors(struct cx *c, json_t *fn)
 {
-	json_t *errs = json_object_get(c->errors, str(fn, "file")), *e;
+	json_t *errs = json_object_get(c->errors, jstr(fn, "file")), *e;
 	json_int_t a = json_integer_value(json_object_get(fn, "line"));
 	json_int_t b = json_integer_value(json_object_get(fn, "end_line"));
 	size_t i;
@@ -1174,7 +1168,7 @@ static json_t *fn_errors(struct cx *c, json_t *fn)
 	json_array_foreach(errs, i, e) {
 		json_int_t l = json_integer_value(json_object_get(e, "line"));
 
-		if (!strcmp(str(e, "file"), str(fn, "file")) && l >= a && l <= b)
+		if (!strcmp(jstr(e, "file"), jstr(fn, "file")) && l >= a && l <= b)
 			return e;
 	}
 	return NULL;
@@ -1223,12 +1217,12 @@ static bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, boo
 		json_array_foreach(json_object_get(c->field_sets, *fk), si, st) {
 			json_array_foreach(p->ops, oi, o) {
 				json_object_foreach(json_object_get(o, "members"), k, mv) {
-					const char *mf = def_file_of(c, mv, str(o, "file"));
+					const char *mf = def_file_of(c, mv, jstr(o, "file"));
 
-					if (!strcmp(k, "open") || !strcmp(k, "release") || strcmp(str(st, "file"), mf) ||
-					    !runs_from(c, mf, str(mv, "function"), str(st, "in"), 0))
+					if (!strcmp(k, "open") || !strcmp(k, "release") || strcmp(jstr(st, "file"), mf) ||
+					    !runs_from(c, mf, jstr(mv, "function"), jstr(st, "in"), 0))
 						continue;
-					*setter = str(st, "in");
+					*setter = jstr(st, "in");
 					*mk = k;
 					return true;
 				}
@@ -1272,7 +1266,7 @@ static bool unseen_method(struct cx *c, struct impl *p, const char **mk, const c
 
 	json_array_foreach(p->ops, i, o) {
 		json_object_foreach(json_object_get(o, "members"), k, mv) {
-			const char *u = unseen_from(c, def_file_of(c, mv, str(o, "file")), str(mv, "function"), 0);
+			const char *u = unseen_from(c, def_file_of(c, mv, jstr(o, "file")), jstr(mv, "function"), 0);
 
 			if (u) {
 				*mk = k;
@@ -1310,24 +1304,24 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 	size_t i;
 
 	json_array_foreach(p->ops, i, o) {
-		const char *via = str(o, "macro")[0] ? "macro" :
+		const char *via = jstr(o, "macro")[0] ? "macro" :
 				  json_object_get(o, "member") || json_object_get(o, "via_assignment") ? "assignment"
 												     : "initializer";
 		json_t *rec = json_pack("{s:s, s:s, s:s, s:O, s:s}", "var",
-					json_object_get(o, "member") ? str(o, "lhs") : str(o, "var"),
-					"type", str(o, "type"), "file", str(o, "file"), "line",
+					json_object_get(o, "member") ? jstr(o, "lhs") : jstr(o, "var"),
+					"type", jstr(o, "type"), "file", jstr(o, "file"), "line",
 					json_object_get(o, "line"), "via", via);
 
-		if (str(o, "macro")[0])
-			json_object_set_new(rec, "macro", json_string(str(o, "macro")));
-		if (!json_object_get(o, "member") && !strcmp(str(o, "type"), "file_operations"))
+		if (jstr(o, "macro")[0])
+			json_object_set_new(rec, "macro", json_string(jstr(o, "macro")));
+		if (!json_object_get(o, "member") && !strcmp(jstr(o, "type"), "file_operations"))
 			creation_sites(c, o, p->key, p->file, sites, reassigned);
 		json_array_append_new(opsout, rec);
 	}
 
 	if (json_is_true(json_object_get(layer, "not_poll"))) {
 		set_verdict(&v, "not-poll", "%s.poll is not file polling: no file poll passes its poll_table to it",
-			    str(layer, "type"));
+			    jstr(layer, "type"));
 		v.conv = "excluded";
 		goto done;
 	}
@@ -1340,15 +1334,15 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		set_verdict(&v, "unknown", "the definition of %s() was not parsed", p->name);
 		goto done;
 	}
-	if (!strcmp(str(layer, "found_via"), "its function takes a poll_table")) {
+	if (!strcmp(jstr(layer, "found_via"), "its function takes a poll_table")) {
 		/* whether the unseen caller busy-polls or delegates is not known */
 		set_verdict(&v, "unknown", "%s is a poll method (its function takes a poll_table), but no file "
 			    "poll the scan saw calls it", p->layer);
 		goto done;
 	}
 	if ((e = fn_errors(c, p->fn))) {
-		set_verdict(&v, "unknown", "libclang could not parse %s() (%s:%lld: %s)", p->name, str(e, "file"),
-			    json_integer_value(json_object_get(e, "line")), str(e, "msg"));
+		set_verdict(&v, "unknown", "libclang could not parse %s() (%s:%lld: %s)", p->name, jstr(e, "file"),
+			    json_integer_value(json_object_get(e, "line")), jstr(e, "msg"));
 		goto done;
 	}
 	r = reach(c, p->key, p->fn);
@@ -1358,25 +1352,25 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 	 * q = &dev->out) is a head per registration site, reported as written
 	 */
 	json_array_foreach(json_object_get(r, "heads"), i, h) {
-		json_t *hb0 = json_object_get(h, "base"), *st = json_object_get(sites_of_text, str(h, "norm"));
+		json_t *hb0 = json_object_get(h, "base"), *st = json_object_get(sites_of_text, jstr(h, "norm"));
 		char *sk = xasprintf("%lld", json_integer_value(json_object_get(h, json_object_get(h, "site") ? "site" : "line")));
 
-		if (!strcmp(str(hb0, "k"), "dynamic") && json_object_get(hb0, "alts") &&
-		    strstr(str(hb0, "why"), "assigned different objects")) {
+		if (!strcmp(jstr(hb0, "k"), "dynamic") && json_object_get(hb0, "alts") &&
+		    strstr(jstr(hb0, "why"), "assigned different objects")) {
 			if (!st) {
 				st = json_object();
-				json_object_set_new(sites_of_text, str(h, "norm"), st);
+				json_object_set_new(sites_of_text, jstr(h, "norm"), st);
 			}
 			json_object_set_new(st, sk, json_true());
 		}
 		free(sk);
 	}
 	json_array_foreach(json_object_get(r, "heads"), i, h) {
-		bool per_site = json_object_size(json_object_get(sites_of_text, str(h, "norm"))) >= 2;
+		bool per_site = json_object_size(json_object_get(sites_of_text, jstr(h, "norm"))) >= 2;
 		char *dkey = per_site
-				     ? xasprintf("%s@%lld", str(h, "norm"),
+				     ? xasprintf("%s@%lld", jstr(h, "norm"),
 						 json_integer_value(json_object_get(h, json_object_get(h, "site") ? "site" : "line")))
-				     : xstrdup(str(h, "norm"));
+				     : xstrdup(jstr(h, "norm"));
 		json_t *d = json_object_get(distinct, dkey);
 
 		if (json_is_true(json_object_get(h, "cond")))
@@ -1392,17 +1386,17 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 				json_array_append_new(heads, json_pack("{s:s, s:s, s:s, s:s, s:s, s:O, s:b, s:s}",
 								       "expr", json_string_value(a),
 								       "resolved", json_string_value(a),
-								       "base", "dynamic", "via", str(h, "via"),
-								       "file", str(h, "file"),
+								       "base", "dynamic", "via", jstr(h, "via"),
+								       "file", jstr(h, "file"),
 								       "line", json_object_get(h, "line"),
-								       "conditional", 1, "chosen_by", str(h, "expr")));
+								       "conditional", 1, "chosen_by", jstr(h, "expr")));
 			if (!json_array_size(alts))
 				json_array_append_new(heads, json_pack("{s:s, s:s, s:s, s:s, s:s, s:O, s:b}", "expr",
-								       str(h, "expr"), "resolved", str(h, "resolved"),
+								       jstr(h, "expr"), "resolved", jstr(h, "resolved"),
 								       "base",
 								       base_name(json_object_get(h, "base"), p->fn, bbuf,
 										 sizeof(bbuf)),
-								       "via", str(h, "via"), "file", str(h, "file"),
+								       "via", jstr(h, "via"), "file", jstr(h, "file"),
 								       "line", json_object_get(h, "line"), "conditional",
 								       json_is_true(json_object_get(h, "cond"))));
 		} else if (!json_is_true(json_object_get(h, "cond"))) {
@@ -1417,28 +1411,28 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 				    json_string_value(json_array_get(json_object_get(r, "busy"), 0)));
 		else
 			set_verdict(&v, "busy-poll", "%s runs under %s(), which busy-polls", p->layer,
-				    str(layer, "caller"));
+				    jstr(layer, "caller"));
 		goto done;
 	}
 	if (json_array_size(json_object_get(r, "icalls"))) {
 		json_t *ic = json_array_get(json_object_get(r, "icalls"), 0);
 
-		if (str(ic, "type")[0])
-			set_verdict(&v, "delegate", "forwards to %s (%s.%s)", str(ic, "expr"), str(ic, "type"),
-				    str(ic, "member"));
+		if (jstr(ic, "type")[0])
+			set_verdict(&v, "delegate", "forwards to %s (%s.%s)", jstr(ic, "expr"), jstr(ic, "type"),
+				    jstr(ic, "member"));
 		else
-			set_verdict(&v, "delegate", "forwards its poll_table to %s", str(ic, "expr"));
+			set_verdict(&v, "delegate", "forwards its poll_table to %s", jstr(ic, "expr"));
 		goto done;
 	}
 	if (json_array_size(json_object_get(r, "unresolved"))) {
 		json_t *u = json_array_get(json_object_get(r, "unresolved"), 0);
 
-		if (str(u, "why")[0])
-			set_verdict(&v, "unknown", "passes its poll_table to %s, %s", str(u, "callee"),
-				    str(u, "why"));
+		if (jstr(u, "why")[0])
+			set_verdict(&v, "unknown", "passes its poll_table to %s, %s", jstr(u, "callee"),
+				    jstr(u, "why"));
 		else
 			set_verdict(&v, "unknown", "passes its poll_table to %s(), whose body was not parsed",
-				    str(u, "callee"));
+				    jstr(u, "callee"));
 		goto done;
 	}
 	json_array_foreach(json_object_get(r, "pt_uses"), i, e) {
@@ -1448,11 +1442,11 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		 * are not seen.  Two heads seen are already multi.
 		 */
 		if (json_object_size(distinct) >= 2 ||
-		    (strcmp(str(e, "what"), "store") && strcmp(str(e, "what"), "escape")))
+		    (strcmp(jstr(e, "what"), "store") && strcmp(jstr(e, "what"), "escape")))
 			continue;
 		set_verdict(&v, "unknown", "the poll_table %s %s (%s:%lld): the queues registered through it "
-			    "are not followed", !strcmp(str(e, "what"), "store") ? "is stored in" : "is passed to",
-			    str(e, "into"), str(e, "file"), json_integer_value(json_object_get(e, "line")));
+			    "are not followed", !strcmp(jstr(e, "what"), "store") ? "is stored in" : "is passed to",
+			    jstr(e, "into"), jstr(e, "file"), json_integer_value(json_object_get(e, "line")));
 		goto done;
 	}
 	if (json_object_size(distinct) == 0) {
@@ -1464,7 +1458,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		struct strbuf l = STRBUF_INIT;
 
 		json_array_foreach(heads, i, h)
-			sb_addf(&l, "%s%s", i ? ", " : "", str(h, "expr"));
+			sb_addf(&l, "%s%s", i ? ", " : "", jstr(h, "expr"));
 		set_verdict(&v, "multi", "%zu wait queues: %s", json_object_size(distinct), l.buf);
 		sb_release(&l);
 		goto done;
@@ -1472,12 +1466,12 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 	h = json_array_get(json_object_get(r, "heads"), 0);
 	{
 		json_t *hb = json_object_get(h, "base");
-		const char *bk = str(hb, "k");
-		const char *hexpr = str(h, "expr");
+		const char *bk = jstr(hb, "k");
+		const char *hexpr = jstr(h, "expr");
 
-		base = str(json_array_get(heads, 0), "base");
+		base = jstr(json_array_get(heads, 0), "base");
 		if (!strcmp(bk, "dynamic")) {
-			set_verdict(&v, "single-dynamic", "head %s is %s", hexpr, str(hb, "why"));
+			set_verdict(&v, "single-dynamic", "head %s is %s", hexpr, jstr(hb, "why"));
 			goto done;
 		}
 		if (!strcmp(bk, "task")) {
@@ -1485,14 +1479,14 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 				    hexpr);
 			goto done;
 		}
-		if (str(h, "field")[0] && json_object_get(c->pollfree, str(h, "field"))) {
+		if (jstr(h, "field")[0] && json_object_get(c->pollfree, jstr(h, "field"))) {
 			set_verdict(&v, "single-dynamic", "head %s (%s) is freed with wake_up_pollfree(): "
-				    "its lifetime is not the file's", hexpr, str(h, "field"));
+				    "its lifetime is not the file's", hexpr, jstr(h, "field"));
 			goto done;
 		}
 		if (strcmp(bk, "global") && strcmp(bk, "param")) {
 			set_verdict(&v, "unknown", "cannot tell what head %s is derived from (%s)", hexpr,
-				    str(hb, "why"));
+				    jstr(hb, "why"));
 			goto done;
 		}
 		{
@@ -1512,7 +1506,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			json_array_foreach(sites, si, s)
 				if (json_is_true(json_object_get(s, "private_data_null"))) {
 					set_verdict(&v, "single-dynamic", "head %s hangs off private_data, which %s() "
-						    "leaves NULL at open: it is set later", hexpr, str(s, "function"));
+						    "leaves NULL at open: it is set later", hexpr, jstr(s, "function"));
 					goto done;
 				}
 		}
@@ -1520,7 +1514,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			json_t *ra = json_array_get(reassigned, 0);
 
 			set_verdict(&v, "single-dynamic", "head %s hangs off private_data, which %s() (->%s) "
-				    "reassigns after open", hexpr, str(ra, "function"), str(ra, "member"));
+				    "reassigns after open", hexpr, jstr(ra, "function"), jstr(ra, "member"));
 			goto done;
 		}
 		if (!strcmp(bk, "param")) {
@@ -1546,24 +1540,24 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 
 			/* a framework's open path ends in the driver's ->open */
 			json_array_foreach(sites, si, s)
-				open_sets |= !strcmp(str(s, "kind"), "open") &&
+				open_sets |= !strcmp(jstr(s, "kind"), "open") &&
 					     (json_is_true(json_object_get(s, "sets_private_data")) ||
-					      !strcmp(str(s, "function"), "simple_open"));
+					      !strcmp(jstr(s, "function"), "simple_open"));
 			json_array_foreach(sites, si, s) {
-				const char *sk = str(s, "kind");
+				const char *sk = jstr(s, "kind");
 				bool direct = in(file_returning, sk) || in(fd_returning, sk);
 
 				all_set = all_set && (json_is_true(json_object_get(s, "sets_private_data")) ||
-						      !strcmp(sk, "misc_open") || !strcmp(str(s, "function"), "simple_open") ||
+						      !strcmp(sk, "misc_open") || !strcmp(jstr(s, "function"), "simple_open") ||
 						      (!direct && strcmp(sk, "open") && open_sets));
 			}
 			json_array_foreach(json_object_get(r, "guards"), gi, g) {
 				json_t *gb = json_object_get(g, "base");
 
-				if (!all_set || json_array_size(reassigned) > 0 || strcmp(str(gb, "k"), "param") ||
+				if (!all_set || json_array_size(reassigned) > 0 || strcmp(jstr(gb, "k"), "param") ||
 				    json_integer_value(json_object_get(gb, "param")) !=
 					    json_integer_value(json_object_get(p->fn, "file_param")) ||
-				    strcmp(str(gb, "first"), "private_data") || !pd_itself(gb)) {
+				    strcmp(jstr(gb, "first"), "private_data") || !pd_itself(gb)) {
 					uncond = false;
 					guard_fails = true;
 					break;
@@ -1571,7 +1565,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			}
 		}
 		if (!uncond) {
-			if ((guard_fails || json_is_true(json_object_get(r, "early"))) && !str(h, "via")[0])
+			if ((guard_fails || json_is_true(json_object_get(r, "early"))) && !jstr(h, "via")[0])
 				set_verdict(&v, "single-cond", "one head (%s), but a path returns before "
 					    "registering it", hexpr);
 			else
@@ -1582,7 +1576,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		}
 		if (!strcmp(bk, "global")) {
 			set_verdict(&v, "single-static", "one head, the global %s, registered unconditionally",
-				    str(hb, "name"));
+				    jstr(hb, "name"));
 		} else {
 			set_verdict(&v, "single-private", "one head, %s, derived from %s, registered "
 				    "unconditionally", hexpr, base);
@@ -1607,7 +1601,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		json_t *s, *plan = json_array();
 
 		json_array_foreach(sites, i, s) {
-			const char *k = str(s, "kind");
+			const char *k = jstr(s, "kind");
 			bool settable = json_is_true(json_object_get(s, "settable"));
 
 			/*
@@ -1627,19 +1621,19 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 			if (!strcmp(k, "open")) {
 				if (settable) {
 					own_open = true;
-					json_array_append_new(plan, json_sprintf("open:%s", str(s, "function")));
+					json_array_append_new(plan, json_sprintf("open:%s", jstr(s, "function")));
 				} else {
-					shared_open = str(s, "function");
+					shared_open = jstr(s, "function");
 				}
 				pd_known |= json_is_true(json_object_get(s, "sets_private_data"));
 				/* simple_open() sets private_data from the inode's i_private */
-				pd_known |= !strcmp(str(s, "function"), "simple_open");
+				pd_known |= !strcmp(jstr(s, "function"), "simple_open");
 				continue;
 			}
 			if (settable) {
 				direct = true;
 				pd_known |= json_is_true(json_object_get(s, "sets_private_data"));
-				json_array_append_new(plan, json_sprintf("%s:%s", k, str(s, "function")));
+				json_array_append_new(plan, json_sprintf("%s:%s", k, jstr(s, "function")));
 			} else if (!strcmp(k, "anon_inode_getfd")) {
 				blocked = true;
 				why = "a file is created by anon_inode_getfd(), which does not return it, and the "
@@ -1685,13 +1679,13 @@ pt_check:
 		json_t *u;
 
 		json_array_foreach(json_object_get(r, "pt_uses"), i, u) {
-			if (!strcmp(str(u, "what"), "poll_requested_events"))
+			if (!strcmp(jstr(u, "what"), "poll_requested_events"))
 				continue;
 			if (!strcmp(v.conv, "yes") || !strcmp(v.conv, "needs-open")) {
 				v.conv = "review";
 				sb_addf(&v.reason, "; the poll_table is also used (%s at %s:%lld)",
-					!strcmp(str(u, "what"), "other") ? "beyond poll_wait" : str(u, "what"),
-					str(u, "file"), json_integer_value(json_object_get(u, "line")));
+					!strcmp(jstr(u, "what"), "other") ? "beyond poll_wait" : jstr(u, "what"),
+					jstr(u, "file"), json_integer_value(json_object_get(u, "line")));
 			}
 			break;
 		}
@@ -1716,11 +1710,11 @@ done:
 			json_array_foreach(json_object_get(r, "busy"), i, x)
 				json_array_append(busy, x);
 			json_array_foreach(json_object_get(r, "icalls"), i, x)
-				json_array_append_new(dele, json_sprintf("%s (%s.%s)", str(x, "expr"),
-									 str(x, "type"), str(x, "member")));
+				json_array_append_new(dele, json_sprintf("%s (%s.%s)", jstr(x, "expr"),
+									 jstr(x, "type"), jstr(x, "member")));
 			json_array_foreach(json_object_get(r, "pt_uses"), i, x)
-				json_array_append_new(ptu, json_sprintf("%s at %s:%lld", str(x, "what"),
-									str(x, "file"),
+				json_array_append_new(ptu, json_sprintf("%s at %s:%lld", jstr(x, "what"),
+									jstr(x, "file"),
 									json_integer_value(json_object_get(x, "line"))));
 		}
 		{
@@ -1731,7 +1725,7 @@ done:
 			sub = s2 ? xstrndup(f, (size_t)(s2 - f)) : s1 ? xstrndup(f, (size_t)(s1 - f)) : xstrdup(".");
 		}
 		json_object_set_new(out, "function", json_string(p->name));
-		json_object_set_new(out, "file", json_string(p->fn ? str(p->fn, "file") : p->file));
+		json_object_set_new(out, "file", json_string(p->fn ? jstr(p->fn, "file") : p->file));
 		json_object_set_new(out, "line", json_integer(p->fn ? json_integer_value(json_object_get(p->fn, "line")) : 0));
 		json_object_set_new(out, "layer", json_string(p->layer));
 		json_object_set_new(out, "class", json_string(v.cls));
@@ -1771,7 +1765,7 @@ static char *cocci_layer(struct cx *c, const char *type)
 	if (json_object_get(c->layers, lk))
 		return lk;
 	json_object_foreach(c->layers, k, lv)
-		if (!strcmp(str(lv, "type"), type) && (!best || strcmp(k, best) < 0))
+		if (!strcmp(jstr(lv, "type"), type) && (!best || strcmp(k, best) < 0))
 			best = k;
 	if (best) {
 		free(lk);
@@ -1783,14 +1777,14 @@ static char *cocci_layer(struct cx *c, const char *type)
 static int cmp_impl(const void *a, const void *b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	int r = strcmp(str(x, "file"), str(y, "file"));
+	int r = strcmp(jstr(x, "file"), jstr(y, "file"));
 
 	if (r)
 		return r;
 	if (json_integer_value(json_object_get(x, "line")) != json_integer_value(json_object_get(y, "line")))
 		return json_integer_value(json_object_get(x, "line")) < json_integer_value(json_object_get(y, "line")) ? -1 : 1;
-	r = strcmp(str(x, "function"), str(y, "function"));
-	return r ? r : strcmp(str(x, "layer"), str(y, "layer"));
+	r = strcmp(jstr(x, "function"), jstr(y, "function"));
+	return r ? r : strcmp(jstr(x, "layer"), jstr(y, "layer"));
 }
 
 static void count(json_t *obj, const char *k)
@@ -1821,11 +1815,11 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 		char *ok, *pkey;
 		json_t *users;
 
-		if (!open || !poll || strcmp(str(x, "type"), "file_operations"))
+		if (!open || !poll || strcmp(jstr(x, "type"), "file_operations"))
 			continue;
-		ok = xasprintf("%s:%s", def_file_of(&c, open, str(x, "file")), str(open, "function"));
-		fn_key_of(poll, str(x, "file"), &pkey, &pf);
-		if (lookup_fn(&c, str(poll, "function"), pf, json_is_true(json_object_get(poll, "static")), &pk)) {
+		ok = xasprintf("%s:%s", def_file_of(&c, open, jstr(x, "file")), jstr(open, "function"));
+		fn_key_of(poll, jstr(x, "file"), &pkey, &pf);
+		if (lookup_fn(&c, jstr(poll, "function"), pf, json_is_true(json_object_get(poll, "static")), &pk)) {
 			free(pkey);
 			pkey = xstrdup(pk);
 		}
@@ -1844,7 +1838,7 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 	for (i = 0; i < im.n; i++) {
 		struct impl *p = &im.v[i];
 		json_t *out = json_object();
-		char *ck = xasprintf("%s:%s", p->fn ? str(p->fn, "file") : p->file, p->name);
+		char *ck = xasprintf("%s:%s", p->fn ? jstr(p->fn, "file") : p->file, p->name);
 		json_t *cr = cocci ? json_object_get(cocci, ck) : NULL;
 
 		if (cr)
@@ -1865,23 +1859,23 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 			if (json_object_get(used_cocci, k))
 				continue;
 			json_array_foreach(not_compiled, j, f)
-				nc |= !strcmp(json_string_value(f), str(x, "file"));
+				nc |= !strcmp(json_string_value(f), jstr(x, "file"));
 			json_array_foreach(failed, j, f)
-				nc |= !strcmp(str(f, "file"), str(x, "file"));
+				nc |= !strcmp(jstr(f, "file"), jstr(x, "file"));
 			if (!nc)
 				continue;
-			lk = cocci_layer(&c, str(x, "ops_type"));
+			lk = cocci_layer(&c, jstr(x, "ops_type"));
 			lay = json_object_get(c.layers, lk);
-			if (!lay && strcmp(str(x, "ops_type"), "file_operations")) {
+			if (!lay && strcmp(jstr(x, "ops_type"), "file_operations")) {
 				free(lk);
 				continue;
 			}
 			{
 				bool np = lay && json_is_true(json_object_get(lay, "not_poll"));
-				const char *cls = np ? "not-poll" : str(x, "class");
+				const char *cls = np ? "not-poll" : jstr(x, "class");
 				json_t *out = json_pack("{s:s, s:s, s:O, s:s, s:s, s:s, s:s, s:[], s:s, s:b, s:[], s:[],"
 							" s:[], s:[], s:[], s:[], s:b, s:s, s:O}",
-							"function", str(x, "function"), "file", str(x, "file"),
+							"function", jstr(x, "function"), "file", jstr(x, "file"),
 							"line", json_object_get(x, "line"), "layer", lk,
 							"class", cls, "convertible", np ? "excluded" : "no",
 							"reason", "", "heads", "base", "",
@@ -1889,8 +1883,8 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 							"ops", "creation_sites", "private_data_reassigned",
 							"compiled", 0, "subsystem", "", "cocci", x);
 				char *reason = xasprintf("not compiled by this configuration; classified by the "
-							 "Coccinelle pass: %s", str(x, "reason"));
-				const char *f = str(x, "file"), *s1 = strchr(f, '/');
+							 "Coccinelle pass: %s", jstr(x, "reason"));
+				const char *f = jstr(x, "file"), *s1 = strchr(f, '/');
 				const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
 				char *sub = s2 ? xstrndup(f, (size_t)(s2 - f)) : xstrdup(".");
 
@@ -1913,24 +1907,24 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 
 		x = sorted[i];
 		json_array_append(res, x);
-		count(by_class, str(x, "class"));
-		count(by_conv, str(x, "convertible"));
+		count(by_class, jstr(x, "class"));
+		count(by_conv, jstr(x, "convertible"));
 		cr = json_object_get(x, "cocci");
 		if (json_is_object(cr) && json_is_true(json_object_get(x, "compiled")) &&
-		    strcmp(str(x, "class"), "not-poll") && strcmp(str(x, "class"), "converted") &&
-		    strcmp(class_family(str(x, "class")), class_family(str(cr, "class"))))
+		    strcmp(jstr(x, "class"), "not-poll") && strcmp(jstr(x, "class"), "converted") &&
+		    strcmp(class_family(jstr(x, "class")), class_family(jstr(cr, "class"))))
 			json_array_append_new(dis, json_pack("{s:s, s:s, s:O, s:s, s:s, s:I, s:s, s:s}",
-							     "function", str(x, "function"), "file", str(x, "file"),
+							     "function", jstr(x, "function"), "file", jstr(x, "file"),
 							     "line", json_object_get(x, "line"),
-							     "polltax", str(x, "class"), "cocci", str(cr, "class"),
+							     "polltax", jstr(x, "class"), "cocci", jstr(cr, "class"),
 							     "polltax_heads",
 							     (json_int_t)json_array_size(json_object_get(x, "heads")),
-							     "cocci_heads", str(cr, "heads"), "cocci_reason",
-							     str(cr, "reason")));
+							     "cocci_heads", jstr(cr, "heads"), "cocci_reason",
+							     jstr(cr, "reason")));
 	}
 	free(sorted);
 	json_array_foreach(c.ops, i, x)
-		if (!strcmp(str(x, "type"), "file_operations") &&
+		if (!strcmp(jstr(x, "type"), "file_operations") &&
 		    (json_object_get(json_object_get(x, "members"), "poll") ||
 		     json_object_get(json_object_get(x, "members"), "poll_mask")))
 			n_ops++;
@@ -1940,7 +1934,7 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 		json_object_foreach(c.layers, k, lv)
 			if (!json_is_true(json_object_get(lv, "not_poll")))
 				json_array_append_new(layers_out, json_pack("{s:s, s:s, s:b}", "layer", k,
-									    "found_via", str(lv, "found_via"),
+									    "found_via", jstr(lv, "found_via"),
 									    "busy_poll", json_is_true(json_object_get(lv, "busy"))));
 	}
 	{

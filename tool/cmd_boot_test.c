@@ -9,11 +9,12 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "boot.h"
+#include "datadir.h"
+#include "kbuild.h"
 #include "tree.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -75,14 +76,7 @@ static const char usage[] =
 
 static char *default_guest(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return xstrdup("build/boot/polltest");
-	exe[n] = '\0';
-	*strrchr(exe, '/') = '\0';
-	return xasprintf("%s/boot/polltest", exe);
+	return exe_dir() ? xasprintf("%s/boot/polltest", exe_dir()) : xstrdup("build/boot/polltest");
 }
 
 static void copy_logs(const struct boot_report *r, const char *out)
@@ -140,6 +134,7 @@ static int print_plan(const struct boot_series *s, const struct boot_report *rep
 		      const char *mutate, const char *out)
 {
 	char *tree = realpath_or_die(kernel_dir);
+	struct kbuild *kb = kbuild_new(tree, NULL);
 
 	for (size_t i = 0; i < s->patches.n; i++)
 		printf("patch\t%zu\t%s\t%s\n", i + 1, strrchr(s->patches.v[i], '/') + 1, s->subjects.v[i]);
@@ -155,7 +150,7 @@ static int print_plan(const struct boot_series *s, const struct boot_report *rep
 		       boot_series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn) ? "converted" :
 		       rep->kinds[i].unconvertible ? "unconvertible" : "unconverted");
 	for (size_t i = 0; i < s->files.n; i++) {
-		char *cond, *why, *sym = kconfig_symbol_for(tree, s->files.v[i], &cond, &why);
+		char *cond, *why, *sym = kbuild_symbol(kb, s->files.v[i], &cond, &why);
 
 		printf("config\t%s\t%s%s%s\t%s\n", s->files.v[i], sym ? sym : "-", cond ? " && " : "",
 		       cond ? cond : "", why ? why : "");
@@ -186,6 +181,7 @@ static int print_plan(const struct boot_series *s, const struct boot_report *rep
 		printf("mutate\t%s\t%d\t%s\t%s\n", h->file, h->patch + 1, h->text, dir);
 		free(dir);
 	}
+	kbuild_close(kb);
 	free(tree);
 	return 0;
 }

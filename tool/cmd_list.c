@@ -5,16 +5,10 @@
  * heads, creation sites, reason), for grep, awk and the test runner.
  */
 #include "commands.h"
+#include "json_util.h"
 
 #include <jansson.h>
 #include <string.h>
-
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
 
 int cmd_list(int argc, char **argv)
 {
@@ -34,14 +28,14 @@ int cmd_list(int argc, char **argv)
 	if (!r)
 		die_code(EXIT_INPUT, "cannot read '%s': %s", p, je.text);
 	json_array_foreach(json_object_get(r, "implementations"), i, x) {
-		printf("%s\t%lld\t%s\t%s\t%s\t%s\t", str(x, "file"), json_integer_value(json_object_get(x, "line")),
-		       str(x, "function"), str(x, "layer"), str(x, "class"), str(x, "convertible"));
+		printf("%s\t%lld\t%s\t%s\t%s\t%s\t", jstr(x, "file"), json_integer_value(json_object_get(x, "line")),
+		       jstr(x, "function"), jstr(x, "layer"), jstr(x, "class"), jstr(x, "convertible"));
 		json_array_foreach(json_object_get(x, "heads"), j, h)
-			printf("%s%s", j ? " ;; " : "", str(h, "expr"));
+			printf("%s%s", j ? " ;; " : "", jstr(h, "expr"));
 		putchar('\t');
 		json_array_foreach(json_object_get(x, "creation_sites"), j, s)
-			printf("%s%s:%s", j ? " ; " : "", str(s, "kind"), str(s, "function"));
-		printf("\t%s\n", str(x, "reason"));
+			printf("%s%s:%s", j ? " ; " : "", jstr(s, "kind"), jstr(s, "function"));
+		printf("\t%s\n", jstr(x, "reason"));
 	}
 	json_decref(r);
 	free(p);

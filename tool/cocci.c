@@ -9,9 +9,9 @@
  */
 #define _GNU_SOURCE
 #include "cocci.h"
+#include "datadir.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,27 +20,9 @@
 const char *cocci_dir(void)
 {
 	static char *dir;
-	char exe[PATH_MAX];
-	ssize_t n;
 
-	if (dir)
-		return dir;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		*strrchr(exe, '/') = '\0';
-		for (int up = 0; up < 3 && !dir; up++) {
-			char *c = xasprintf("%s/cocci/classify.cocci", exe);
-
-			if (is_file(c))
-				dir = xasprintf("%s/cocci", exe);
-			free(c);
-			if (strrchr(exe, '/'))
-				*strrchr(exe, '/') = '\0';
-		}
-	}
 	if (!dir)
-		dir = xstrdup("/usr/share/polltax/cocci");
+		dir = path_join(data_dir(), "cocci");
 	return dir;
 }
 

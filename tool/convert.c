@@ -87,59 +87,6 @@ char *mask_name(const char *fn)
 	return xasprintf("%s_poll_mask", fn);
 }
 
-/* .c and .h files of the tree that mention NAME (as a word), cached. */
-json_t *cv_refs_of(struct convert *c, const char *name)
-{
-	json_t *r = json_object_get(c->refs, name);
-	struct strbuf out = STRBUF_INIT;
-	char *gitdir = path_join(c->root, ".git");
-	int rc;
-
-	if (r)
-		return r;
-	if (is_dir(gitdir) || is_file(gitdir)) {
-		const char *argv[] = { "git", "grep", "-l", "-w", "-F", "-e", name, "--", "*.c", "*.h", NULL };
-
-		rc = run_cmd(argv, c->root, &out, true);
-	} else {
-		const char *argv[] = { "grep", "-r", "-l", "-w", "-F", "--include=*.c", "--include=*.h", "-e", name,
-				       ".", NULL };
-
-		rc = run_cmd(argv, c->root, &out, true);
-	}
-	free(gitdir);
-	r = json_array();
-	if (rc == 0 || rc == 1) {
-		struct strvec files = STRVEC_INIT;
-
-		for (const char *l = out.buf; l && *l;) {
-			const char *e = strchr(l, '\n');
-			char *f = xstrndup(l, e ? (size_t)(e - l) : strlen(l));
-
-			sv_push(&files, !strncmp(f, "./", 2) ? f + 2 : f);
-			free(f);
-			l = e ? e + 1 : NULL;
-		}
-		sv_sort(&files);
-		for (size_t i = 0; i < files.n; i++)
-			json_array_append_new(r, json_string(files.v[i]));
-		sv_clear(&files);
-	}
-	sb_release(&out);
-	json_object_set_new(c->refs, name, r);
-	return r;
-}
-
-char *cv_read_rel(struct convert *c, const char *rel)
-{
-	char *p = path_join(c->root, rel), *text = NULL;
-
-	if (read_file(p, &text, NULL) < 0)
-		text = NULL;
-	free(p);
-	return text;
-}
-
 /* Is the definition of FN in TEXT static? */
 static bool is_static_def(const char *text, const char *fn)
 {
@@ -161,11 +108,6 @@ static bool is_static_def(const char *text, const char *fn)
 
 /* ---- planning ---- */
 
-
-json_t *cv_facts_of(struct convert *c, const char *rel, char **err)
-{
-	return cfacts_get(c->facts, c->root, rel, c->cocci_dir, err);
-}
 
 /*
  * Replace the locals of FR that hold private_data (PDL) in *R by the
@@ -212,7 +154,7 @@ static char *map_to_caller(struct frame *callee, struct frame *caller, char *r, 
 	size_t i;
 
 	json_array_foreach(json_object_get(caller->facts, "calls"), i, x)
-		if (!strcmp(str(x, "func"), caller->func) && !strcmp(str(x, "callee"), callee->func)) {
+		if (!strcmp(jstr(x, "func"), caller->func) && !strcmp(jstr(x, "callee"), callee->func)) {
 			if (call) {
 				*err = xasprintf("%s() calls %s() more than once", caller->func, callee->func);
 				free(r);
@@ -232,7 +174,7 @@ static char *map_to_caller(struct frame *callee, struct frame *caller, char *r, 
 		json_t *p;
 
 		json_array_foreach(callee->params, k, p)
-			if (!strcmp(str(p, "name"), callee->fparam))
+			if (!strcmp(jstr(p, "name"), callee->fparam))
 				a = json_string_value(json_array_get(json_object_get(call, "args"), k));
 		if (!caller->fparam || strcmp(a, caller->fparam)) {
 			*err = xasprintf("%s() is given another file than %s()'s", callee->func, caller->func);
@@ -242,7 +184,7 @@ static char *map_to_caller(struct frame *callee, struct frame *caller, char *r, 
 	}
 	/* parameters -> placeholders -> the caller's arguments */
 	json_array_foreach(callee->params, i, x) {
-		char *ph = xasprintf("$ARG%zu", i), *t = hx_subst(r, str(x, "name"), ph);
+		char *ph = xasprintf("$ARG%zu", i), *t = hx_subst(r, jstr(x, "name"), ph);
 
 		free(r);
 		r = t;
@@ -286,7 +228,7 @@ static char *map_to_caller(struct frame *callee, struct frame *caller, char *r, 
 static char *poll_head(struct plan_ctx *pc, char **err)
 {
 	json_t *h = json_array_get(json_object_get(pc->impl, "heads"), 0);
-	const char *via = str(h, "via"), *expr = str(h, "expr");
+	const char *via = jstr(h, "via"), *expr = jstr(h, "expr");
 	char *n = hx_norm(expr), *r = NULL;
 	struct strvec chain = STRVEC_INIT;
 	struct frame *fr;
@@ -320,7 +262,7 @@ static char *poll_head(struct plan_ctx *pc, char **err)
 	fr = xcalloc(nf, sizeof(*fr));
 	for (size_t i = 0; i < nf; i++) {
 		/* the innermost is in the head's file; the others in the poll's file, or the head's */
-		json_t *f1 = cv_facts_of(pc->c, str(h, "file"), err), *f2 = cv_facts_of(pc->c, str(pc->impl, "file"), err);
+		json_t *f1 = cv_facts_of(pc->c, jstr(h, "file"), err), *f2 = cv_facts_of(pc->c, jstr(pc->impl, "file"), err);
 		json_t *use = i + 1 == nf ? f1 : (f2 && json_object_get(json_object_get(f2, "funcs"), chain.v[i]) ? f2 : f1);
 
 		if (!use || cv_frame_init(&fr[i], use, chain.v[i], err) < 0)
@@ -368,9 +310,9 @@ static bool json_array_contains_str(json_t *a, const char *v)
 
 static json_t *refuse(json_t *impl, char *reason)
 {
-	json_t *r = json_pack("{s:b, s:s, s:s, s:I, s:s, s:s}", "ok", 0, "function", str(impl, "function"), "file",
-			      str(impl, "file"), "line", json_integer_value(json_object_get(impl, "line")), "reason",
-			      reason ? reason : "unknown", "class", str(impl, "class"));
+	json_t *r = json_pack("{s:b, s:s, s:s, s:I, s:s, s:s}", "ok", 0, "function", jstr(impl, "function"), "file",
+			      jstr(impl, "file"), "line", json_integer_value(json_object_get(impl, "line")), "reason",
+			      reason ? reason : "unknown", "class", jstr(impl, "class"));
 
 	free(reason);
 	return r;
@@ -399,12 +341,12 @@ static int same_site(json_t *sites, json_t *sp, char **err)
 	size_t i, k;
 
 	json_array_foreach(sites, i, x) {
-		if (strcmp(str(x, "file"), str(sp, "file")) || strcmp(str(x, "function"), str(sp, "function")))
+		if (strcmp(jstr(x, "file"), jstr(sp, "file")) || strcmp(jstr(x, "function"), jstr(sp, "function")))
 			continue;
-		if (strcmp(str(x, "head"), str(sp, "head")) || strcmp(str(x, "anchor"), str(sp, "anchor")) ||
+		if (strcmp(jstr(x, "head"), jstr(sp, "head")) || strcmp(jstr(x, "anchor"), jstr(sp, "anchor")) ||
 		    !json_equal(json_object_get(x, "vars"), json_object_get(sp, "vars"))) {
-			*err = xasprintf("%s() would set f_poll_head to %s and to %s", str(sp, "function"),
-					 str(x, "head"), str(sp, "head"));
+			*err = xasprintf("%s() would set f_poll_head to %s and to %s", jstr(sp, "function"),
+					 jstr(x, "head"), jstr(sp, "head"));
 			return -1;
 		}
 		json_array_foreach(json_object_get(sp, "callers"), k, cs)
@@ -418,7 +360,7 @@ static int same_site(json_t *sites, json_t *sp, char **err)
 json_t *convert_plan(struct convert *c, json_t *impl)
 {
 	struct plan_ctx pc = { c, impl, { 0 }, NULL, NULL, NULL, NULL, false, false };
-	const char *fn = str(impl, "function"), *file = str(impl, "file"), *cls = str(impl, "class");
+	const char *fn = jstr(impl, "function"), *file = jstr(impl, "file"), *cls = jstr(impl, "class");
 	char *err = NULL, *mask = NULL, *text = NULL, *h = NULL, *ev = NULL;
 	json_t *facts, *plan = NULL, *files = json_array(), *sites = json_array(), *s, *o, *refs;
 	json_t *helpers = json_array();
@@ -426,8 +368,8 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 	bool is_static;
 	size_t i, bs, be;
 
-	if (strcmp(str(impl, "convertible"), "yes")) {
-		err = xasprintf("not auto-convertible (%s)", str(impl, "convertible"));
+	if (strcmp(jstr(impl, "convertible"), "yes")) {
+		err = xasprintf("not auto-convertible (%s)", jstr(impl, "convertible"));
 		goto refused;
 	}
 	if (!json_is_true(json_object_get(impl, "compiled"))) {
@@ -458,12 +400,12 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 		json_array_foreach(json_object_get(impl, "pt_uses"), i, u) {
 			/* "poll_requested_events at FILE:LINE", or {what, file, line} */
 			char *uf = NULL;
-			const char *what = json_is_string(u) ? json_string_value(u) : str(u, "what");
+			const char *what = json_is_string(u) ? json_string_value(u) : jstr(u, "what");
 			const char *at = strstr(what, " at ");
 			int ul = 0;
 
 			if (!json_is_string(u)) {
-				uf = xstrdup(str(u, "file"));
+				uf = xstrdup(jstr(u, "file"));
 				ul = (int)json_integer_value(json_object_get(u, "line"));
 			} else if (at && strrchr(at, ':')) {
 				uf = xstrndup(at + 4, (size_t)(strrchr(at, ':') - at - 4));
@@ -502,12 +444,12 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 	/* where the poll side is rewritten */
 	sv_push(&seen, file);
 	json_array_foreach(json_object_get(impl, "ops"), i, o) {
-		if (is_static && strcmp(str(o, "file"), file)) {
-			err = xasprintf("%s() is static but %s in %s uses it", fn, str(o, "var"), str(o, "file"));
+		if (is_static && strcmp(jstr(o, "file"), file)) {
+			err = xasprintf("%s() is static but %s in %s uses it", fn, jstr(o, "var"), jstr(o, "file"));
 			goto refused;
 		}
-		if (!sv_contains(&seen, str(o, "file")))
-			sv_push(&seen, str(o, "file"));
+		if (!sv_contains(&seen, jstr(o, "file")))
+			sv_push(&seen, jstr(o, "file"));
 	}
 	if (!is_static)
 		json_array_foreach(cv_refs_of(c, fn), i, o)
@@ -525,7 +467,7 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 			err = xasprintf("%zu heads", json_array_size(json_object_get(impl, "heads")));
 			goto refused;
 		}
-		if (!*str(hd, "via") && !cfacts_count_ident(text, bs, be, "poll_wait", false)) {
+		if (!*jstr(hd, "via") && !cfacts_count_ident(text, bs, be, "poll_wait", false)) {
 			err = xasprintf("no poll_wait() in the body of %s()", fn);
 			goto refused;
 		}
@@ -583,7 +525,7 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 					sp = new_open_plan(&pc, kind, *where ? where : NULL, &err);
 				} else {
 					json_array_foreach(json_object_get(impl, "creation_sites"), k, cs)
-						if (!found && !strcmp(str(cs, "kind"), kind) && !strcmp(str(cs, "function"), where))
+						if (!found && !strcmp(jstr(cs, "kind"), kind) && !strcmp(jstr(cs, "function"), where))
 							found = cs;
 					if (!found)
 						err = xasprintf("the scan's plan %s names no creation site", e);
@@ -607,32 +549,32 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 			}
 			/* every ->open() the scan found sets the head, itself or through its helper */
 			json_array_foreach(json_object_get(impl, "creation_sites"), i, s) {
-				const char *of = str(s, "function");
+				const char *of = jstr(s, "function");
 				json_t *x;
 				size_t k;
 				bool covered = false;
 
-				if (strcmp(str(s, "kind"), "open"))
+				if (strcmp(jstr(s, "kind"), "open"))
 					continue;
 				json_array_foreach(sites, k, x)
-					covered = covered || !strcmp(str(x, "function"), of) ||
+					covered = covered || !strcmp(jstr(x, "function"), of) ||
 						  json_array_contains_str(json_object_get(x, "callers"), of) ||
-						  !strcmp(str(json_object_get(x, "vars"), "oldopen"), of);
+						  !strcmp(jstr(json_object_get(x, "vars"), "oldopen"), of);
 				if (!covered) {
 					err = xasprintf("files opened by %s() would get no f_poll_head", of);
 					goto refused;
 				}
 			}
 		} else json_array_foreach(json_object_get(impl, "creation_sites"), i, s) {
-			char *key = xasprintf("%s:%s", str(s, "file"), str(s, "function"));
+			char *key = xasprintf("%s:%s", jstr(s, "file"), jstr(s, "function"));
 			json_t *sp;
 
 			if (!json_is_true(json_object_get(s, "settable"))) {
 				free(key);
-				if (open_path_kind(str(s, "kind")))
+				if (open_path_kind(jstr(s, "kind")))
 					continue;	/* the file is created through an ->open() */
 				err = xasprintf("a file is created by %s in %s() where f_poll_head cannot be set",
-						str(s, "kind"), str(s, "function"));
+						jstr(s, "kind"), jstr(s, "function"));
 				goto refused;
 			}
 			if (sv_contains(&seen, key)) {
@@ -650,7 +592,7 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 			json_t *s0 = json_array_get(json_object_get(impl, "creation_sites"), 0);
 
 			err = s0 ? xasprintf("no ->open() of its own to set f_poll_head in (files come from %s in %s())",
-					     str(s0, "kind"), str(s0, "function"))
+					     jstr(s0, "kind"), jstr(s0, "function"))
 				 : xstrdup("no creation site found");
 			goto refused;
 		}
@@ -663,12 +605,12 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 			size_t k;
 			bool gets_pt = false;
 
-			if (strcmp(str(cl, "func"), fn))
+			if (strcmp(jstr(cl, "func"), fn))
 				continue;
 			json_array_foreach(json_object_get(cl, "args"), k, a)
 				gets_pt = gets_pt || !strcmp(json_string_value(a), pc.poll.ptparam);
-			if (gets_pt && !json_array_contains_str(helpers, str(cl, "callee")))
-				json_array_append_new(helpers, json_string(str(cl, "callee")));
+			if (gets_pt && !json_array_contains_str(helpers, jstr(cl, "callee")))
+				json_array_append_new(helpers, json_string(jstr(cl, "callee")));
 		}
 	}
 	{
@@ -700,77 +642,6 @@ out:
 	return plan;
 }
 
-/* Which files mention each of NAMES, in one grep over the tree (cv_refs_of() then answers from the cache). */
-static void refs_prefetch(struct convert *c, const struct strvec *names)
-{
-	struct strvec argv = STRVEC_INIT;
-	struct strbuf out = STRBUF_INIT;
-	char *gitdir = path_join(c->root, ".git");
-	bool git = is_dir(gitdir) || is_file(gitdir);
-	json_t *found = json_object(), *v;
-	const char *k;
-	int rc;
-
-	if (git) {
-		sv_push(&argv, "git");
-		sv_push(&argv, "grep");
-	} else {
-		sv_push(&argv, "grep");
-		sv_push(&argv, "-r");
-		sv_push(&argv, "--include=*.c");
-		sv_push(&argv, "--include=*.h");
-	}
-	sv_push(&argv, "-o");
-	sv_push(&argv, "-w");
-	sv_push(&argv, "-F");
-	for (size_t i = 0; i < names->n; i++) {
-		sv_push(&argv, "-e");
-		sv_push(&argv, names->v[i]);
-		json_object_set_new(found, names->v[i], json_object());
-	}
-	if (git) {
-		sv_push(&argv, "--");
-		sv_push(&argv, "*.c");
-		sv_push(&argv, "*.h");
-	} else {
-		sv_push(&argv, ".");
-	}
-	rc = run_cmd((const char *const *)argv.v, c->root, &out, true);
-	if (rc == 0 || rc == 1) {
-		for (const char *l = out.buf; l && *l;) {
-			const char *e = strchr(l, '\n');
-			char *line = xstrndup(l, e ? (size_t)(e - l) : strlen(l)), *colon = strrchr(line, ':');
-
-			if (colon) {
-				*colon = '\0';
-				v = json_object_get(found, colon + 1);
-				if (v)
-					json_object_set_new(v, !strncmp(line, "./", 2) ? line + 2 : line, json_true());
-			}
-			free(line);
-			l = e ? e + 1 : NULL;
-		}
-		json_object_foreach(found, k, v) {
-			json_t *arr = json_array();
-			const char *f;
-			json_t *t;
-			struct strvec fs = STRVEC_INIT;
-
-			json_object_foreach(v, f, t)
-				sv_push(&fs, f);
-			sv_sort(&fs);
-			for (size_t i = 0; i < fs.n; i++)
-				json_array_append_new(arr, json_string(fs.v[i]));
-			sv_clear(&fs);
-			json_object_set_new(c->refs, k, arr);
-		}
-	}
-	json_decref(found);
-	sb_release(&out);
-	sv_clear(&argv);
-	free(gitdir);
-}
-
 void convert_prefetch(struct convert *c, json_t *impls, int jobs)
 {
 	struct strvec files = STRVEC_INIT, names = STRVEC_INIT;
@@ -779,7 +650,7 @@ void convert_prefetch(struct convert *c, json_t *impls, int jobs)
 
 	/* the names a plan looks up: the function, its new name, new ->open() names */
 	json_array_foreach(impls, i, x) {
-		const char *fn = str(x, "function");
+		const char *fn = jstr(x, "function");
 		char *m = mask_name(fn), *base = xstrdup(fn), *o1, *o2;
 		size_t n = strlen(base);
 
@@ -797,19 +668,19 @@ void convert_prefetch(struct convert *c, json_t *impls, int jobs)
 		free(o2);
 	}
 	if (names.n)
-		refs_prefetch(c, &names);
+		cv_refs_prefetch(c, &names);
 	sv_clear(&names);
 
 	json_array_foreach(impls, i, x) {
-		if (!sv_contains(&files, str(x, "file")))
-			sv_push(&files, str(x, "file"));
+		if (!sv_contains(&files, jstr(x, "file")))
+			sv_push(&files, jstr(x, "file"));
 		json_array_foreach(json_object_get(x, "heads"), k, y)
-			if (*str(y, "file") && !sv_contains(&files, str(y, "file")))
-				sv_push(&files, str(y, "file"));
+			if (*jstr(y, "file") && !sv_contains(&files, jstr(y, "file")))
+				sv_push(&files, jstr(y, "file"));
 		json_array_foreach(json_object_get(x, "creation_sites"), k, y)
-			if (json_is_true(json_object_get(y, "settable")) && *str(y, "file") &&
-			    !sv_contains(&files, str(y, "file")))
-				sv_push(&files, str(y, "file"));
+			if (json_is_true(json_object_get(y, "settable")) && *jstr(y, "file") &&
+			    !sv_contains(&files, jstr(y, "file")))
+				sv_push(&files, jstr(y, "file"));
 	}
 	sv_sort(&files);
 	if (cfacts_prefetch(c->facts, c->root, &files, c->cocci_dir, jobs) < 0)
@@ -826,8 +697,8 @@ void convert_plan_files(json_t *plan, struct strvec *out)
 		if (!sv_contains(out, json_string_value(x)))
 			sv_push(out, json_string_value(x));
 	json_array_foreach(json_object_get(plan, "sites"), i, x)
-		if (!sv_contains(out, str(x, "file")))
-			sv_push(out, str(x, "file"));
+		if (!sv_contains(out, jstr(x, "file")))
+			sv_push(out, jstr(x, "file"));
 	sv_sort(out);
 }
 
@@ -849,15 +720,15 @@ char *convert_describe(json_t *plan)
 	json_t *s;
 	size_t i;
 
-	sb_addf(&sb, "%s()", str(plan, "function"));
+	sb_addf(&sb, "%s()", jstr(plan, "function"));
 	if (!json_array_size(json_object_get(plan, "sites"))) {
 		sb_adds(&sb, ": no wait queue (f_poll_head stays NULL)");
 		return sb_detach(&sb);
 	}
 	json_array_foreach(json_object_get(plan, "sites"), i, s) {
-		const char *k = str(s, "kind");
+		const char *k = jstr(s, "kind");
 
-		sb_addf(&sb, "%s %s, set in %s()", i ? ";" : ":", str(s, "head"), str(s, "function"));
+		sb_addf(&sb, "%s %s, set in %s()", i ? ";" : ":", jstr(s, "head"), jstr(s, "function"));
 		convert_add_callers(&sb, json_object_get(s, "callers"));
 		if (!strcmp(k, "new-open") || !strcmp(k, "wrap"))
 			sb_adds(&sb, " (a new ->open())");

@@ -701,7 +701,7 @@ static char *relayout_call(const char *text, const char *func, const char *calle
 
 int convert_apply(struct convert *c, json_t *plan, char **reason)
 {
-	const char *fn = str(plan, "function"), *mask = str(plan, "mask_fn"), *file = str(plan, "file");
+	const char *fn = jstr(plan, "function"), *mask = jstr(plan, "mask_fn"), *file = jstr(plan, "file");
 	char *sp_poll = path_join(c->cocci_dir, "poll_mask.cocci");
 	char *sp_head = path_join(c->cocci_dir, "f_poll_head.cocci");
 	struct strvec files = STRVEC_INIT, argv = STRVEC_INIT, names = STRVEC_INIT;
@@ -724,7 +724,7 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 	sv_pushf(&argv, "-D");
 	sv_pushf(&argv, "mask_fn=%s", mask);
 	sv_pushf(&argv, "-D");
-	sv_pushf(&argv, "ev=%s", str(plan, "events"));
+	sv_pushf(&argv, "ev=%s", jstr(plan, "events"));
 	json_array_foreach(json_object_get(plan, "files"), i, x)
 		sv_push(&argv, json_string_value(x));
 	if (spatch(c, &argv, reason) < 0)
@@ -739,23 +739,23 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 
 		if (json_object_get(s, "text")) {
 			/* a new ->open(): the function, then .open in each ops */
-			if (insert_before_def(c, file, mask, str(s, "text"), reason) < 0)
+			if (insert_before_def(c, file, mask, jstr(s, "text"), reason) < 0)
 				goto fail;
 			json_array_foreach(json_object_get(s, "ops"), j, o) {
 				spatch_common(&argv, sp_head);
 				sv_push(&argv, "-D");
-				sv_pushf(&argv, "anchor_%s", str(s, "anchor"));
+				sv_pushf(&argv, "anchor_%s", jstr(s, "anchor"));
 				sv_push(&argv, "-D");
 				sv_pushf(&argv, "fops=%s", json_string_value(o));
 				sv_push(&argv, "-D");
-				sv_pushf(&argv, "newopen=%s", str(s, "function"));
+				sv_pushf(&argv, "newopen=%s", jstr(s, "function"));
 				sv_push(&argv, "-D");
 				sv_pushf(&argv, "mask_fn=%s", mask);
 				if (json_object_get(json_object_get(s, "vars"), "oldopen")) {
 					sv_push(&argv, "-D");
-					sv_pushf(&argv, "oldopen=%s", str(json_object_get(s, "vars"), "oldopen"));
+					sv_pushf(&argv, "oldopen=%s", jstr(json_object_get(s, "vars"), "oldopen"));
 				}
-				sv_push(&argv, str(s, "file"));
+				sv_push(&argv, jstr(s, "file"));
 				if (spatch(c, &argv, reason) < 0)
 					goto fail;
 				sv_clear(&argv);
@@ -764,16 +764,16 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 		}
 		spatch_common(&argv, sp_head);
 		sv_push(&argv, "-D");
-		sv_pushf(&argv, "anchor_%s", str(s, "anchor"));
+		sv_pushf(&argv, "anchor_%s", jstr(s, "anchor"));
 		sv_push(&argv, "-D");
-		sv_pushf(&argv, "site=%s", str(s, "function"));
+		sv_pushf(&argv, "site=%s", jstr(s, "function"));
 		sv_push(&argv, "-D");
-		sv_pushf(&argv, "head=%s", str(s, "head"));
+		sv_pushf(&argv, "head=%s", jstr(s, "head"));
 		json_object_foreach(json_object_get(s, "vars"), k, val) {
 			sv_push(&argv, "-D");
 			sv_pushf(&argv, "%s=%s", k, json_string_value(val));
 		}
-		sv_push(&argv, str(s, "file"));
+		sv_push(&argv, jstr(s, "file"));
 		if (spatch(c, &argv, reason) < 0)
 			goto fail;
 		sv_clear(&argv);
@@ -827,8 +827,8 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 		*reason = xasprintf("spatch did not rewrite %s()", fn);
 		goto fail;
 	}
-	if (count_in_func(text, mask, str(plan, "pt")) != 0) {
-		*reason = xasprintf("%s() still uses its poll_table %s after the conversion", fn, str(plan, "pt"));
+	if (count_in_func(text, mask, jstr(plan, "pt")) != 0) {
+		*reason = xasprintf("%s() still uses its poll_table %s after the conversion", fn, jstr(plan, "pt"));
 		goto fail;
 	}
 	if (count_in_func(text, mask, "poll_wait") != 0) {
@@ -836,27 +836,27 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 		goto fail;
 	}
 	json_array_foreach(json_object_get(plan, "sites"), i, s) {
-		char *nt = cv_read_rel(c, str(s, "file"));
+		char *nt = cv_read_rel(c, jstr(s, "file"));
 		bool added = json_object_get(s, "text") != NULL;
 		/* anon_inode_getfd() sets it through anon_inode_getfd_poll(), and so on */
-		char *fdmark = !strcmp(str(s, "anchor"), "anonfd") ? xasprintf("%s_poll", str(s, "kind")) : NULL;
+		char *fdmark = !strcmp(jstr(s, "anchor"), "anonfd") ? xasprintf("%s_poll", jstr(s, "kind")) : NULL;
 		const char *mark = fdmark ? fdmark : "f_poll_head";
-		int before = added ? 0 : count_in_func(saved_text(&sv, str(s, "file")), str(s, "function"), mark);
-		int after = count_in_func(nt, str(s, "function"), mark);
+		int before = added ? 0 : count_in_func(saved_text(&sv, jstr(s, "file")), jstr(s, "function"), mark);
+		int after = count_in_func(nt, jstr(s, "function"), mark);
 
 		free(fdmark);
-		if (added && nt && (size_t)cfacts_count_ident(nt, 0, strlen(nt), str(s, "function"), false) !=
+		if (added && nt && (size_t)cfacts_count_ident(nt, 0, strlen(nt), jstr(s, "function"), false) !=
 					   1 + json_array_size(json_object_get(s, "ops"))) {
-			*reason = xasprintf("spatch could not put %s() in every ops of %s()", str(s, "function"), fn);
+			*reason = xasprintf("spatch could not put %s() in every ops of %s()", jstr(s, "function"), fn);
 			free(nt);
 			goto fail;
 		}
 		free(nt);
 		if (before < 0 || after - before != 1) {
 			*reason = after - before > 1 ?
-				xasprintf("%s() would set f_poll_head %d times", str(s, "function"), after - before) :
-				xasprintf("spatch could not set f_poll_head in %s() (%s anchor)", str(s, "function"),
-					  str(s, "anchor"));
+				xasprintf("%s() would set f_poll_head %d times", jstr(s, "function"), after - before) :
+				xasprintf("spatch could not set f_poll_head in %s() (%s anchor)", jstr(s, "function"),
+					  jstr(s, "anchor"));
 			goto fail;
 		}
 	}
@@ -865,16 +865,16 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 	json_array_foreach(json_object_get(plan, "sites"), i, s) {
 		char *t, *t2, *callee;
 
-		if (strcmp(str(s, "anchor"), "anonfd"))
+		if (strcmp(jstr(s, "anchor"), "anonfd"))
 			continue;
-		t = cv_read_rel(c, str(s, "file"));
-		callee = xasprintf("%s_poll", str(s, "kind"));
-		t2 = t ? relayout_call(t, str(s, "function"), callee) : NULL;
+		t = cv_read_rel(c, jstr(s, "file"));
+		callee = xasprintf("%s_poll", jstr(s, "kind"));
+		t2 = t ? relayout_call(t, jstr(s, "function"), callee) : NULL;
 		free(callee);
-		if (t2 && strcmp(t, t2) && write_rel(c, str(s, "file"), t2) < 0) {
+		if (t2 && strcmp(t, t2) && write_rel(c, jstr(s, "file"), t2) < 0) {
 			free(t);
 			free(t2);
-			*reason = xasprintf("cannot write '%s'", str(s, "file"));
+			*reason = xasprintf("cannot write '%s'", jstr(s, "file"));
 			goto fail;
 		}
 		free(t);
@@ -884,7 +884,7 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 		sv_push(&names, mask);
 		json_array_foreach(json_object_get(plan, "sites"), i, s)
 			if (json_object_get(s, "text"))
-				sv_push(&names, str(s, "function"));
+				sv_push(&names, jstr(s, "function"));
 	}
 	for (i = 0; i < files.n; i++) {
 		char *t = cv_read_rel(c, files.v[i]), *t2;
@@ -894,7 +894,7 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 		t2 = realign(t, &names);
 		if (!strcmp(files.v[i], file)) {
 			char *t3 = tidy_body(t2, saved_text(&sv, file), fn, mask);
-			char *t4 = tidy_kerneldoc(t3, fn, mask, str(plan, "pt"), str(plan, "events"));
+			char *t4 = tidy_kerneldoc(t3, fn, mask, jstr(plan, "pt"), jstr(plan, "events"));
 
 			free(t2);
 			free(t3);

@@ -42,7 +42,7 @@ int cv_frame_init(struct frame *fr, json_t *facts, const char *func, char **err)
 	fr->params = json_object_get(f, "params");
 	fr->line = (int)json_integer_value(json_object_get(f, "line"));
 	json_array_foreach(fr->params, i, p) {
-		const char *t = str(p, "type"), *n = str(p, "name");
+		const char *t = jstr(p, "type"), *n = jstr(p, "name");
 
 		if (!*n)
 			continue;
@@ -62,9 +62,9 @@ bool cv_is_param(struct frame *fr, const char *v, const char **type)
 	size_t i;
 
 	json_array_foreach(fr->params, i, p)
-		if (!strcmp(str(p, "name"), v)) {
+		if (!strcmp(jstr(p, "name"), v)) {
 			if (type)
-				*type = str(p, "type");
+				*type = jstr(p, "type");
 			return true;
 		}
 	return false;
@@ -86,19 +86,19 @@ int cv_defs_of(struct frame *fr, const char *v, json_t **def, const char **type,
 	if (type)
 		*type = "";
 	json_array_foreach(json_object_get(fr->facts, "decls"), i, d) {
-		if (strcmp(str(d, "func"), fr->func) || strcmp(str(d, "var"), v))
+		if (strcmp(jstr(d, "func"), fr->func) || strcmp(jstr(d, "var"), v))
 			continue;
 		nd++;
 		if (type)
-			*type = str(d, "type");
-		if (*str(d, "init")) {
+			*type = jstr(d, "type");
+		if (*jstr(d, "init")) {
 			n++;
 			if (def)
 				*def = d;
 		}
 	}
 	json_array_foreach(json_object_get(fr->facts, "assigns"), i, d) {
-		if (strcmp(str(d, "func"), fr->func) || strcmp(str(d, "lhs"), v))
+		if (strcmp(jstr(d, "func"), fr->func) || strcmp(jstr(d, "lhs"), v))
 			continue;
 		n++;
 		if (def)
@@ -113,7 +113,7 @@ int cv_defs_of(struct frame *fr, const char *v, json_t **def, const char **type,
 
 const char *cv_def_rhs(json_t *d)
 {
-	return json_object_get(d, "init") ? str(d, "init") : str(d, "rhs");
+	return json_object_get(d, "init") ? jstr(d, "init") : jstr(d, "rhs");
 }
 
 /* Write FR's file and inode as the roots $FILE, $PD, $INODE. */
@@ -237,11 +237,11 @@ void cv_pd_locals(struct frame *fr, struct strvec *out)
 
 	for (int l = 0; l < 2; l++)
 		json_array_foreach(json_object_get(fr->facts, lists[l]), i, d) {
-			const char *v = l ? str(d, "lhs") : str(d, "var");
+			const char *v = l ? jstr(d, "lhs") : jstr(d, "var");
 			char *r;
 			size_t n;
 
-			if (strcmp(str(d, "func"), fr->func) || !hx_is_ident(v) || !*cv_def_rhs(d))
+			if (strcmp(jstr(d, "func"), fr->func) || !hx_is_ident(v) || !*cv_def_rhs(d))
 				continue;
 			r = cv_frame_norm(fr, cv_def_rhs(d));
 			n = strlen(r);

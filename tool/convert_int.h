@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * convert_int.h - what the files of the convert stage share: convert.c
- * plans (names, the head in the poll function's terms), convert_frame.c
+ * plans (names, the head in the poll function's terms), convert_tree.c
+ * reads the tree's files and their facts, convert_frame.c
  * follows a function's locals to their definitions, convert_site.c writes
  * the head at each creation site (or a new ->open()), convert_apply.c
  * runs the semantic patches and checks the result.  Not for other stages:
@@ -11,13 +12,7 @@
 #define POLLTAX_CONVERT_INT_H
 
 #include "convert.h"
-
-static inline const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
+#include "json_util.h"
 
 /* ---- convert_frame.c: one function's parameters and local definitions ---- */
 
@@ -46,6 +41,17 @@ bool cv_same_type(const char *a, const char *b);
 /* Is every variable of E a global (not a local or parameter of FR)? */
 bool cv_only_globals(struct frame *fr, const char *e);
 
+/* ---- convert_tree.c: what the stage reads of the tree ---- */
+
+/* The facts of file REL (cocci/poll_facts.cocci, cached); NULL with *ERR. */
+json_t *cv_facts_of(struct convert *c, const char *rel, char **err);
+/* .c and .h files of the tree that mention NAME (cached) */
+json_t *cv_refs_of(struct convert *c, const char *name);
+/* Which files mention each of NAMES, in one grep over the tree: cv_refs_of() then answers from the cache. */
+void cv_refs_prefetch(struct convert *c, const struct strvec *names);
+/* The text of file REL, or NULL. */
+char *cv_read_rel(struct convert *c, const char *rel);
+
 /* ---- convert.c ---- */
 
 struct plan_ctx {
@@ -60,10 +66,6 @@ struct plan_ctx {
 	bool static_head;	/* only globals */
 };
 
-json_t *cv_facts_of(struct convert *c, const char *rel, char **err);
-/* .c and .h files of the tree that mention NAME (cached) */
-json_t *cv_refs_of(struct convert *c, const char *name);
-char *cv_read_rel(struct convert *c, const char *rel);
 char *mask_name(const char *fn);
 
 /* ---- convert_site.c ---- */

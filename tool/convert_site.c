@@ -53,9 +53,9 @@ static void stores_of(struct frame *sf, const char *l, int line, int *before, in
 	json_array_foreach(json_object_get(sf->facts, "assigns"), i, d) {
 		char *lhs;
 
-		if (strcmp(str(d, "func"), sf->func))
+		if (strcmp(jstr(d, "func"), sf->func))
 			continue;
-		lhs = cv_frame_norm(sf, str(d, "lhs"));
+		lhs = cv_frame_norm(sf, jstr(d, "lhs"));
 		if (!strcmp(lhs, l)) {
 			if (json_integer_value(json_object_get(d, "line")) < line) {
 				(*before)++;
@@ -95,7 +95,7 @@ static char *check_loads(struct frame *sf, const char *h, int line, bool must_st
 			} else if (must_store && !before) {
 				*err = xasprintf("%s() does not set %s before the head is set", sf->func, pretty);
 			} else if (before == 1) {
-				const char *v = str(st, "rhs");
+				const char *v = jstr(st, "rhs");
 				json_t *vd;
 
 				/* E->dev = dev; ... &E->dev->wait => &dev->wait */
@@ -209,8 +209,8 @@ static char *express_with_locals(struct frame *sf, const char *h, bool site_sets
 	int best_line = 0;
 
 	json_array_foreach(json_object_get(sf->facts, "decls"), i, d)
-		if (!strcmp(str(d, "func"), sf->func) && !sv_contains(&names, str(d, "var")))
-			sv_push(&names, str(d, "var"));
+		if (!strcmp(jstr(d, "func"), sf->func) && !sv_contains(&names, jstr(d, "var")))
+			sv_push(&names, jstr(d, "var"));
 	for (i = 0; i < names.n; i++) {
 		char *e = NULL, *rv;
 		json_t *def;
@@ -241,11 +241,11 @@ static char *express_with_locals(struct frame *sf, const char *h, bool site_sets
 
 		again = false;
 		json_array_foreach(cands, i, x) {
-			size_t l = strlen(str(x, "root"));
+			size_t l = strlen(jstr(x, "root"));
 
-			char *t = hx_replace_value(r, str(x, "root"), "$MARK$");
+			char *t = hx_replace_value(r, jstr(x, "root"), "$MARK$");
 
-			if (!sv_contains(used, str(x, "var")) && l > bl && strstr(t, "$MARK$")) {
+			if (!sv_contains(used, jstr(x, "var")) && l > bl && strstr(t, "$MARK$")) {
 				best = i;
 				bl = l;
 			}
@@ -255,18 +255,18 @@ static char *express_with_locals(struct frame *sf, const char *h, bool site_sets
 			char *t;
 
 			x = json_array_get(cands, best);
-			t = hx_replace_value(r, str(x, "root"), str(x, "var"));
+			t = hx_replace_value(r, jstr(x, "root"), jstr(x, "var"));
 			free(r);
 			r = hx_simplify(t);
 			free(t);
-			sv_push(used, str(x, "var"));
+			sv_push(used, jstr(x, "var"));
 			if (!json_is_true(json_object_get(x, "decl"))) {
 				int l = (int)json_integer_value(json_object_get(x, "line"));
 
 				if (l > best_line) {
 					best_line = l;
 					free(*lvar);
-					*lvar = xstrdup(str(x, "var"));
+					*lvar = xstrdup(jstr(x, "var"));
 				}
 			}
 			again = true;
@@ -317,7 +317,7 @@ static bool simple_lvalue(struct frame *fr, const char *e)
  */
 static json_t *lvalue_site_plan(struct plan_ctx *pc, struct frame *sf, json_t *site, json_t *pdset, char **err)
 {
-	const char *e = str(pdset, "rhs"), *func = sf->func;
+	const char *e = jstr(pdset, "rhs"), *func = sf->func;
 	char *p = hx_pretty(e), *t = NULL, *h = NULL, *pretty, *bad = NULL;
 	struct strvec allowed = STRVEC_INIT, used = STRVEC_INIT;
 	json_t *d, *res = NULL;
@@ -330,9 +330,9 @@ static json_t *lvalue_site_plan(struct plan_ctx *pc, struct frame *sf, json_t *s
 		goto out;
 	}
 	json_array_foreach(json_object_get(sf->facts, "assigns"), i, d) {
-		const char *rhs = str(d, "rhs"), *rtype = "";
+		const char *rhs = jstr(d, "rhs"), *rtype = "";
 
-		if (strcmp(str(d, "func"), func) || strcmp(str(d, "lhs"), e) || !hx_is_ident(rhs))
+		if (strcmp(jstr(d, "func"), func) || strcmp(jstr(d, "lhs"), e) || !hx_is_ident(rhs))
 			continue;
 		cv_defs_of(sf, rhs, NULL, &rtype, NULL);
 		typed = typed || cv_same_type(rtype, pc->btype);
@@ -362,8 +362,8 @@ static json_t *lvalue_site_plan(struct plan_ctx *pc, struct frame *sf, json_t *s
 	if (check_capture(sf, h, &allowed, err) < 0)
 		goto out;
 	pretty = hx_pretty(h);
-	res = json_pack("{s:s, s:s, s:s, s:s, s:{}, s:s, s:i}", "file", str(site, "file"), "function", func,
-			"kind", str(site, "kind"), "anchor", "pdlvalue", "vars", "head", pretty, "line", aline);
+	res = json_pack("{s:s, s:s, s:s, s:s, s:{}, s:s, s:i}", "file", jstr(site, "file"), "function", func,
+			"kind", jstr(site, "kind"), "anchor", "pdlvalue", "vars", "head", pretty, "line", aline);
 	free(pretty);
 out:
 	sv_clear(&allowed);
@@ -381,7 +381,7 @@ static int param_index(struct frame *fr, const char *name)
 	size_t i;
 
 	json_array_foreach(fr->params, i, p)
-		if (!strcmp(str(p, "name"), name))
+		if (!strcmp(jstr(p, "name"), name))
 			return (int)i;
 	return -1;
 }
@@ -396,9 +396,9 @@ static int pd_stores(struct frame *fr)
 	json_array_foreach(json_object_get(fr->facts, "assigns"), i, d) {
 		char *lhs;
 
-		if (strcmp(str(d, "func"), fr->func) || !strcmp(str(d, "rhs"), "NULL"))
+		if (strcmp(jstr(d, "func"), fr->func) || !strcmp(jstr(d, "rhs"), "NULL"))
 			continue;
-		lhs = cv_frame_norm(fr, str(d, "lhs"));
+		lhs = cv_frame_norm(fr, jstr(d, "lhs"));
 		n += !strcmp(lhs, "$PD");
 		free(lhs);
 	}
@@ -413,8 +413,8 @@ static bool is_scanned_open(struct plan_ctx *pc, const char *rel, const char *fu
 
 	/* line 0: the scan saw the ops (in a header macro), not where the open is defined */
 	json_array_foreach(json_object_get(pc->impl, "creation_sites"), i, cs)
-		if (!strcmp(str(cs, "kind"), "open") && !strcmp(str(cs, "function"), func) &&
-		    (!strcmp(str(cs, "file"), rel) || !json_integer_value(json_object_get(cs, "line"))))
+		if (!strcmp(jstr(cs, "kind"), "open") && !strcmp(jstr(cs, "function"), func) &&
+		    (!strcmp(jstr(cs, "file"), rel) || !json_integer_value(json_object_get(cs, "line"))))
 			return true;
 	return false;
 }
@@ -503,20 +503,20 @@ static int only_called_from_opens(struct plan_ctx *pc, const char *fn, int idx, 
 			const char *arg;
 			int l = (int)json_integer_value(json_object_get(cl, "line"));
 
-			if (strcmp(str(cl, "callee"), fn) || l == last)
+			if (strcmp(jstr(cl, "callee"), fn) || l == last)
 				continue;
 			last = l;
-			if (!is_scanned_open(pc, rel, str(cl, "func"))) {
+			if (!is_scanned_open(pc, rel, jstr(cl, "func"))) {
 				*err = xasprintf("private_data is set by %s(), which %s() also calls (%s:%d)", fn,
-						 str(cl, "func"), rel, l);
+						 jstr(cl, "func"), rel, l);
 				return -1;
 			}
 			e = NULL;
 			arg = json_string_value(json_array_get(json_object_get(cl, "args"), (size_t)idx));
-			if (cv_frame_init(&of, f, str(cl, "func"), &e) < 0 || !of.fparam || !arg ||
+			if (cv_frame_init(&of, f, jstr(cl, "func"), &e) < 0 || !of.fparam || !arg ||
 			    strcmp(arg, of.fparam)) {
 				free(e);
-				*err = xasprintf("%s() does not hand %s() the file it opens (%s:%d)", str(cl, "func"),
+				*err = xasprintf("%s() does not hand %s() the file it opens (%s:%d)", jstr(cl, "func"),
 						 fn, rel, l);
 				return -1;
 			}
@@ -549,21 +549,21 @@ static int only_called_from_opens(struct plan_ctx *pc, const char *fn, int idx, 
  */
 static json_t *helper_site_plan(struct plan_ctx *pc, struct frame *sf, json_t *site, char **err)
 {
-	const char *file = str(site, "file"), *hfile = NULL, *hname = NULL;
+	const char *file = jstr(site, "file"), *hfile = NULL, *hname = NULL;
 	struct strvec seen = STRVEC_INIT, callers = STRVEC_INIT, names = STRVEC_INIT;
 	json_t *cl, *syn, *res = NULL;
 	size_t i;
 	int idx = -1, nset = 0;
 
 	json_array_foreach(json_object_get(sf->facts, "fcalls"), i, cl) {
-		const char *callee = str(cl, "callee"), *rel;
+		const char *callee = jstr(cl, "callee"), *rel;
 		json_t *a, *f = NULL;
 		struct frame hf;
 		size_t k;
 		int at = -1;
 		char *e = NULL;
 
-		if (strcmp(str(cl, "func"), sf->func) || sv_contains(&seen, callee))
+		if (strcmp(jstr(cl, "func"), sf->func) || sv_contains(&seen, callee))
 			continue;
 		json_array_foreach(json_object_get(cl, "args"), k, a)
 			if (at < 0 && !strcmp(json_string_value(a), sf->fparam))
@@ -654,7 +654,7 @@ static char *head_from_priv(struct plan_ctx *pc, struct frame *sf, const char *k
 
 json_t *site_plan(struct plan_ctx *pc, json_t *site, char **err)
 {
-	const char *kind = str(site, "kind"), *file = str(site, "file"), *func = str(site, "function");
+	const char *kind = jstr(site, "kind"), *file = jstr(site, "file"), *func = jstr(site, "function");
 	json_t *facts = cv_facts_of(pc->c, file, err), *vars = json_object(), *d, *res = NULL;
 	struct frame sf;
 	struct strvec allowed = STRVEC_INIT;
@@ -675,10 +675,10 @@ json_t *site_plan(struct plan_ctx *pc, json_t *site, char **err)
 		json_array_foreach(json_object_get(facts, "assigns"), i, d) {
 			char *lhs;
 
-			if (strcmp(str(d, "func"), func))
+			if (strcmp(jstr(d, "func"), func))
 				continue;
-			lhs = cv_frame_norm(&sf, str(d, "lhs"));
-			if (!strcmp(str(d, "rhs"), "NULL")) {
+			lhs = cv_frame_norm(&sf, jstr(d, "lhs"));
+			if (!strcmp(jstr(d, "rhs"), "NULL")) {
 				free(lhs);
 				continue;	/* cleared on an error path: open() fails */
 			}
@@ -708,10 +708,10 @@ json_t *site_plan(struct plan_ctx *pc, json_t *site, char **err)
 			} else {
 				anchor = "pd";
 				aline = (int)json_integer_value(json_object_get(pdset, "line"));
-				json_object_set_new(vars, "pdvar", json_string(str(pdset, "rhs")));
+				json_object_set_new(vars, "pdvar", json_string(jstr(pdset, "rhs")));
 			}
 		} else if (pc->uses_pd && npd) {
-			const char *e = str(pdset, "rhs"), *etype = "";
+			const char *e = jstr(pdset, "rhs"), *etype = "";
 
 			if (npd != 1) {
 				*err = xasprintf("%s() sets private_data in %d places", func, npd);
@@ -781,7 +781,7 @@ pd_done:;
 		} else if (pc->uses_pd && json_is_true(json_object_get(site, "sets_private_data"))) {
 			if (json_object_get(site, "helper_of")) {
 				*err = xasprintf("private_data is set by a function that %s() calls, which %s() calls",
-						 func, str(site, "helper_of"));
+						 func, jstr(site, "helper_of"));
 				goto out;
 			}
 			res = helper_site_plan(pc, &sf, site, err);
@@ -822,12 +822,12 @@ pd_done:;
 		int n = 0;
 
 		json_array_foreach(json_object_get(facts, "anons"), i, d) {
-			if (strcmp(str(d, "func"), func))
+			if (strcmp(jstr(d, "func"), func))
 				continue;
 			json_array_foreach(json_object_get(pc->impl, "ops"), k, o) {
-				char *f = xasprintf("& %s", str(o, "var"));
+				char *f = xasprintf("& %s", jstr(o, "var"));
 
-				if (!strcmp(str(d, "fops"), f)) {
+				if (!strcmp(jstr(d, "fops"), f)) {
 					an = d;
 					n++;
 				}
@@ -841,9 +841,9 @@ pd_done:;
 			 */
 			json_array_foreach(json_object_get(facts, "anonrets"), i, d) {
 				json_array_foreach(json_object_get(pc->impl, "ops"), k, o) {
-					char *f = xasprintf("& %s", str(o, "var"));
+					char *f = xasprintf("& %s", jstr(o, "var"));
 
-					if (!strcmp(str(d, "func"), func) && !strcmp(str(d, "fops"), f)) {
+					if (!strcmp(jstr(d, "func"), func) && !strcmp(jstr(d, "fops"), f)) {
 						an = d;
 						n++;
 						returned = true;
@@ -862,12 +862,12 @@ pd_done:;
 				 : xasprintf("cannot find the %s() call in %s()", kind, func);
 			goto out;
 		}
-		if (!returned && !hx_is_ident(str(an, "lhs")) && !hx_is_postfix(str(an, "lhs"))) {
+		if (!returned && !hx_is_ident(jstr(an, "lhs")) && !hx_is_postfix(jstr(an, "lhs"))) {
 			*err = xasprintf("the file %s() returns is not kept in a variable", kind);
 			goto out;
 		}
 		aline = (int)json_integer_value(json_object_get(an, "line"));
-		h = head_from_priv(pc, &sf, kind, func, str(an, "priv"), aline, &allowed, err);
+		h = head_from_priv(pc, &sf, kind, func, jstr(an, "priv"), aline, &allowed, err);
 		if (!h)
 			goto out;
 		/* after the IS_ERR() check when it leaves the function, else guarded */
@@ -877,12 +877,12 @@ pd_done:;
 			size_t k2;
 
 			json_array_foreach(json_object_get(facts, "anonexits"), k2, ax)
-				if (!strcmp(str(ax, "func"), func) && json_integer_value(json_object_get(ax, "line")) == aline &&
+				if (!strcmp(jstr(ax, "func"), func) && json_integer_value(json_object_get(ax, "line")) == aline &&
 				    json_is_true(json_object_get(ax, "leaves")))
 					anchor = "anon";
 		}
 		{
-			const char *f = str(an, "fops");
+			const char *f = jstr(an, "fops");
 
 			json_object_set_new(vars, "fops", json_string(f + 2));
 		}
@@ -900,12 +900,12 @@ pd_done:;
 		int n = 0;
 
 		json_array_foreach(json_object_get(facts, "anonfds"), i, d) {
-			if (strcmp(str(d, "func"), func) || strcmp(str(d, "callee"), kind))
+			if (strcmp(jstr(d, "func"), func) || strcmp(jstr(d, "callee"), kind))
 				continue;
 			json_array_foreach(json_object_get(pc->impl, "ops"), k, o) {
-				char *f = xasprintf("& %s", str(o, "var"));
+				char *f = xasprintf("& %s", jstr(o, "var"));
 
-				if (!strcmp(str(d, "fops"), f)) {
+				if (!strcmp(jstr(d, "fops"), f)) {
 					an = d;
 					n++;
 				}
@@ -918,7 +918,7 @@ pd_done:;
 			goto out;
 		}
 		aline = (int)json_integer_value(json_object_get(an, "line"));
-		p = str(an, "priv");
+		p = jstr(an, "priv");
 		/* (void *)client: the cast only drops the type */
 		if (!strncmp(p, "( void * ) ", 11))
 			p += 11;
@@ -926,7 +926,7 @@ pd_done:;
 		if (!h)
 			goto out;
 		anchor = "anonfd";
-		json_object_set_new(vars, "fops", json_string(str(an, "fops") + 2));
+		json_object_set_new(vars, "fops", json_string(jstr(an, "fops") + 2));
 	} else {
 		*err = xasprintf("cannot set f_poll_head at a %s site (%s())", kind, func);
 		goto out;
@@ -973,7 +973,7 @@ static char *declarator(const char *type, const char *name)
  */
 json_t *new_open_plan(struct plan_ctx *pc, const char *kind, const char *oldopen, char **err)
 {
-	const char *fn = str(pc->impl, "function"), *file = str(pc->impl, "file");
+	const char *fn = jstr(pc->impl, "function"), *file = jstr(pc->impl, "file");
 	const char *fv = pc->poll.fparam;
 	char *base = xstrdup(fn), *name = NULL, *h = NULL, *t, *pretty, *decl = NULL, *dname = NULL, *dinit = NULL;
 	struct strbuf text = STRBUF_INIT;
@@ -1003,17 +1003,17 @@ json_t *new_open_plan(struct plan_ctx *pc, const char *kind, const char *oldopen
 		goto out;
 	}
 	json_array_foreach(json_object_get(pc->impl, "ops"), i, o) {
-		if (strcmp(str(o, "file"), file) || strcmp(str(o, "via"), "initializer")) {
+		if (strcmp(jstr(o, "file"), file) || strcmp(jstr(o, "via"), "initializer")) {
 			*err = xasprintf("a new ->open() would go in %s, which is not a plain initializer of %s",
-					 str(o, "var"), file);
+					 jstr(o, "var"), file);
 			goto out;
 		}
 		if (json_integer_value(json_object_get(o, "line")) < pc->poll.line) {
 			*err = xasprintf("%s comes before %s(): a new ->open() written there would not be declared",
-					 str(o, "var"), fn);
+					 jstr(o, "var"), fn);
 			goto out;
 		}
-		json_array_append_new(ops, json_string(str(o, "var")));
+		json_array_append_new(ops, json_string(jstr(o, "var")));
 	}
 	/* the head, in the new function's terms: its parameters are inode and the poll's file name */
 	if (pc->btype && !hx_contains_seq(pc->head_pd, "$PD")) {
@@ -1033,10 +1033,10 @@ json_t *new_open_plan(struct plan_ctx *pc, const char *kind, const char *oldopen
 			const char *ty = "";
 
 			/* a local with one definition, in its declaration or by an assignment */
-			if (strcmp(str(d, "func"), fn) || cv_defs_of(&pc->poll, str(d, "var"), NULL, &ty, NULL) != 1 ||
+			if (strcmp(jstr(d, "func"), fn) || cv_defs_of(&pc->poll, jstr(d, "var"), NULL, &ty, NULL) != 1 ||
 			    !*ty)
 				continue;
-			rv = cv_rootify(&pc->poll, str(d, "var"), NULL, &e2);
+			rv = cv_rootify(&pc->poll, jstr(d, "var"), NULL, &e2);
 			free(e2);
 			if (!rv || (rv[0] == '$' && !strchr(rv, ' '))) {
 				free(rv);
@@ -1053,12 +1053,12 @@ json_t *new_open_plan(struct plan_ctx *pc, const char *kind, const char *oldopen
 			free(rv);
 		}
 		if (best) {
-			char *t1 = hx_replace_value(h, broot, str(best, "var")), *ini, *cast;
+			char *t1 = hx_replace_value(h, broot, jstr(best, "var")), *ini, *cast;
 
 			free(h);
 			h = t1;
 			/* a cast to the local's own type is what the declaration does */
-			cast = xasprintf("( %s ) ", str(best, "type"));
+			cast = xasprintf("( %s ) ", jstr(best, "type"));
 			ini = !strncmp(broot, cast, strlen(cast)) ? xstrdup(broot + strlen(cast)) : xstrdup(broot);
 			free(cast);
 			t1 = hx_replace_seq(ini, "$INODE", "inode");
@@ -1069,8 +1069,8 @@ json_t *new_open_plan(struct plan_ctx *pc, const char *kind, const char *oldopen
 			free(ini);
 			dinit = hx_pretty(t1);
 			free(t1);
-			decl = declarator(str(best, "type"), str(best, "var"));
-			dname = xstrdup(str(best, "var"));
+			decl = declarator(jstr(best, "type"), jstr(best, "var"));
+			dname = xstrdup(jstr(best, "var"));
 		}
 		free(broot);
 	}

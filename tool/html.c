@@ -237,3 +237,20 @@ void sb_add_json_table(struct strbuf *sb, json_t *v)
 {
 	add_value(sb, v, 0);
 }
+
+void html_class_chip(struct strbuf *sb, const char *cls, bool filter)
+{
+	if (filter) {
+		sb_adds(sb, "<a class=\"f cls c-");
+		sb_add_esc(sb, cls);
+		sb_adds(sb, "\" href=\"#implementations\" data-fclass=\"");
+		sb_add_esc(sb, cls);
+		sb_adds(sb, "\" title=\"show these implementations\">");
+	} else {
+		sb_adds(sb, "<span class=\"cls c-");
+		sb_add_esc(sb, cls);
+		sb_adds(sb, "\">");
+	}
+	sb_add_esc(sb, cls);
+	sb_adds(sb, filter ? "</a>" : "</span>");
+}

@@ -35,4 +35,7 @@ void sb_add_json_table(struct strbuf *sb, json_t *v);
 /* The keys of an object in byte order (jansson keeps insertion order). */
 void json_sorted_keys(json_t *o, struct strvec *keys);
 
+/* A class chip; with filter, clicking it filters the implementations table of report.html. */
+void html_class_chip(struct strbuf *sb, const char *cls, bool filter);
+
 #endif

@@ -15,7 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "infra.h"
-#include "pipeline.h"
+#include "datadir.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1565,7 +1565,7 @@ char *infra_date(const struct tree *t)
 
 char *infra_measurements(void)
 {
-	return xasprintf("%s/kernel-patches/MEASUREMENTS.md", pipeline_data_dir());
+	return xasprintf("%s/kernel-patches/MEASUREMENTS.md", data_dir());
 }
 
 static bool all_hex(const char *s)
@@ -1591,7 +1591,7 @@ int infra_write(const struct tree *t, enum infra_kind kind, const struct infra_i
 		return 1;
 	memset(&g, 0, sizeof(g));
 	g.t = t;
-	g.tmpl_path = xasprintf("%s/kernel-patches/infra/templates.txt", pipeline_data_dir());
+	g.tmpl_path = xasprintf("%s/kernel-patches/infra/templates.txt", data_dir());
 	if (read_file(g.tmpl_path, &g.tmpl, NULL) < 0)
 		die("cannot read '%s': %s", g.tmpl_path, strerror(errno));
 	for (int f = 0; f < NR_FILES; f++) {

@@ -13,31 +13,20 @@
  */
 #define _GNU_SOURCE
 #include "movement.h"
+#include "json_util.h"
 #include "html.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
-static long long num(json_t *o, const char *k)
-{
-	return json_integer_value(json_object_get(o, k));
-}
-
 static bool is_impl(json_t *x)
 {
-	return strcmp(str(x, "class"), "not-poll") != 0;
+	return strcmp(jstr(x, "class"), "not-poll") != 0;
 }
 
 static char *key(json_t *x)
 {
-	return xasprintf("%s\t%s", str(x, "file"), str(x, "function"));
+	return xasprintf("%s\t%s", jstr(x, "file"), jstr(x, "function"));
 }
 
 /* key -> array of implementations (a file can define a name twice under #ifdef) */
@@ -83,7 +72,7 @@ static size_t count_name(json_t *list, const char *fn)
 	json_t *x;
 
 	json_array_foreach(list, i, x)
-		n += !strcmp(str(x, "function"), fn);
+		n += !strcmp(jstr(x, "function"), fn);
 	return n;
 }
 
@@ -92,13 +81,13 @@ static void add_transition(json_t *tr, json_t *was, json_t *now)
 {
 	char *k;
 
-	if (strcmp(str(was, "class"), str(now, "class")))
-		k = xasprintf("%s -> %s", str(was, "class"), str(now, "class"));
+	if (strcmp(jstr(was, "class"), jstr(now, "class")))
+		k = xasprintf("%s -> %s", jstr(was, "class"), jstr(now, "class"));
 	else
-		k = xasprintf("%s (%s) -> %s (%s)", str(was, "class"), str(was, "convertible"), str(now, "class"),
-			      str(now, "convertible"));
+		k = xasprintf("%s (%s) -> %s (%s)", jstr(was, "class"), jstr(was, "convertible"), jstr(now, "class"),
+			      jstr(now, "convertible"));
 
-	json_object_set_new(tr, k, json_integer(num(tr, k) + 1));
+	json_object_set_new(tr, k, json_integer(jint(tr, k) + 1));
 	free(k);
 }
 
@@ -121,12 +110,12 @@ json_t *movement_compute(json_t *old, json_t *cur)
 			json_array_append(added, x);
 			continue;
 		}
-		if (strcmp(str(x, "class"), str(y, "class")) || strcmp(str(x, "convertible"), str(y, "convertible"))) {
+		if (strcmp(jstr(x, "class"), jstr(y, "class")) || strcmp(jstr(x, "convertible"), jstr(y, "convertible"))) {
 			json_array_append_new(recl, json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}",
-				"function", str(x, "function"), "file", str(x, "file"), "line", (json_int_t)num(x, "line"),
-				"from_class", str(y, "class"), "to_class", str(x, "class"),
-				"from_convertible", str(y, "convertible"), "to_convertible", str(x, "convertible"),
-				"reason", str(x, "reason")));
+				"function", jstr(x, "function"), "file", jstr(x, "file"), "line", (json_int_t)jint(x, "line"),
+				"from_class", jstr(y, "class"), "to_class", jstr(x, "class"),
+				"from_convertible", jstr(y, "convertible"), "to_convertible", jstr(x, "convertible"),
+				"reason", jstr(x, "reason")));
 			add_transition(tr, y, x);
 		} else {
 			unchanged++;
@@ -149,29 +138,29 @@ json_t *movement_compute(json_t *old, json_t *cur)
 		size_t j, n;
 
 		x = json_array_get(added, i);
-		n = strlen(str(x, "function"));
+		n = strlen(jstr(x, "function"));
 		y = NULL;
-		if (!strcmp(str(x, "class"), "converted") && n > 5 && !strcmp(str(x, "function") + n - 5, "_mask"))
+		if (!strcmp(jstr(x, "class"), "converted") && n > 5 && !strcmp(jstr(x, "function") + n - 5, "_mask"))
 			json_array_foreach(removed, j, y)
-				if (!strcmp(str(y, "file"), str(x, "file")) && strlen(str(y, "function")) == n - 5 &&
-				    !strncmp(str(y, "function"), str(x, "function"), n - 5))
+				if (!strcmp(jstr(y, "file"), jstr(x, "file")) && strlen(jstr(y, "function")) == n - 5 &&
+				    !strncmp(jstr(y, "function"), jstr(x, "function"), n - 5))
 					break;
 		if (!y || j == json_array_size(removed)) {
 			i++;
 			continue;
 		}
 		json_array_append_new(recl, json_pack("{s:s, s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}",
-			"function", str(x, "function"), "from_function", str(y, "function"), "file", str(x, "file"),
-			"line", (json_int_t)num(x, "line"), "from_class", str(y, "class"), "to_class", str(x, "class"),
-			"from_convertible", str(y, "convertible"), "to_convertible", str(x, "convertible"),
-			"reason", str(x, "reason")));
+			"function", jstr(x, "function"), "from_function", jstr(y, "function"), "file", jstr(x, "file"),
+			"line", (json_int_t)jint(x, "line"), "from_class", jstr(y, "class"), "to_class", jstr(x, "class"),
+			"from_convertible", jstr(y, "convertible"), "to_convertible", jstr(x, "convertible"),
+			"reason", jstr(x, "reason")));
 		add_transition(tr, y, x);
 		json_array_remove(removed, j);
 		json_array_remove(added, i);
 	}
 	/* pair unique names across removed and added */
 	for (i = 0; i < json_array_size(added); ) {
-		const char *fn = str(json_array_get(added, i), "function");
+		const char *fn = jstr(json_array_get(added, i), "function");
 		size_t j;
 
 		if (count_name(added, fn) != 1 || count_name(removed, fn) != 1) {
@@ -179,15 +168,15 @@ json_t *movement_compute(json_t *old, json_t *cur)
 			continue;
 		}
 		x = json_array_get(added, i);
-		for (j = 0; strcmp(str(json_array_get(removed, j), "function"), fn); j++)
+		for (j = 0; strcmp(jstr(json_array_get(removed, j), "function"), fn); j++)
 			;	/* count_name() says it is there */
 		y = json_array_get(removed, j);
 		json_array_append_new(moved, json_pack("{s:s, s:s, s:I, s:s, s:I, s:s, s:s, s:s, s:s}",
-			"function", fn, "from_file", str(y, "file"), "from_line", (json_int_t)num(y, "line"),
-			"to_file", str(x, "file"), "to_line", (json_int_t)num(x, "line"),
-			"from_class", str(y, "class"), "to_class", str(x, "class"),
-			"from_convertible", str(y, "convertible"), "to_convertible", str(x, "convertible")));
-		if (strcmp(str(x, "class"), str(y, "class")) || strcmp(str(x, "convertible"), str(y, "convertible")))
+			"function", fn, "from_file", jstr(y, "file"), "from_line", (json_int_t)jint(y, "line"),
+			"to_file", jstr(x, "file"), "to_line", (json_int_t)jint(x, "line"),
+			"from_class", jstr(y, "class"), "to_class", jstr(x, "class"),
+			"from_convertible", jstr(y, "convertible"), "to_convertible", jstr(x, "convertible")));
+		if (strcmp(jstr(x, "class"), jstr(y, "class")) || strcmp(jstr(x, "convertible"), jstr(y, "convertible")))
 			add_transition(tr, y, x);
 		json_array_remove(removed, j);
 		json_array_remove(added, i);
@@ -198,15 +187,15 @@ json_t *movement_compute(json_t *old, json_t *cur)
 		char *from = xstrndup(keys.v[i], (size_t)(arrow - keys.v[i]));
 
 		json_array_append_new(trl, json_pack("{s:s, s:s, s:I}", "from", from, "to", arrow + 4,
-						     "n", (json_int_t)num(tr, keys.v[i])));
+						     "n", (json_int_t)jint(tr, keys.v[i])));
 		free(from);
 	}
 	sv_clear(&keys);
 	mv = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:I}",
-		       "from", str(otree, "git_describe")[0] ? str(otree, "git_describe") : str(otree, "version"),
-		       "to", str(ctree, "git_describe")[0] ? str(ctree, "git_describe") : str(ctree, "version"),
-		       "implementations_from", (json_int_t)num(json_object_get(old, "counts"), "implementations"),
-		       "implementations_to", (json_int_t)num(json_object_get(cur, "counts"), "implementations"),
+		       "from", jstr(otree, "git_describe")[0] ? jstr(otree, "git_describe") : jstr(otree, "version"),
+		       "to", jstr(ctree, "git_describe")[0] ? jstr(ctree, "git_describe") : jstr(ctree, "version"),
+		       "implementations_from", (json_int_t)jint(json_object_get(old, "counts"), "implementations"),
+		       "implementations_to", (json_int_t)jint(json_object_get(cur, "counts"), "implementations"),
 		       "added", added, "removed", removed, "moved", moved, "reclassified", recl,
 		       "transitions", trl, "unchanged", (json_int_t)unchanged);
 	json_decref(tr);
@@ -221,21 +210,21 @@ static size_t asize(json_t *mv, const char *k)
 
 static void summary_sentence(struct strbuf *sb, json_t *mv)
 {
-	long long d = num(mv, "implementations_to") - num(mv, "implementations_from");
+	long long d = jint(mv, "implementations_to") - jint(mv, "implementations_from");
 
 	sb_addf(sb, "From %s to %s the implementations went from %lld to %lld (%+lld): %zu added, %zu removed, "
 		    "%zu moved to another file, %zu reclassified, %lld unchanged.",
-		str(mv, "from"), str(mv, "to"), num(mv, "implementations_from"), num(mv, "implementations_to"), d,
+		jstr(mv, "from"), jstr(mv, "to"), jint(mv, "implementations_from"), jint(mv, "implementations_to"), d,
 		asize(mv, "added"), asize(mv, "removed"), asize(mv, "moved"), asize(mv, "reclassified"),
-		num(mv, "unchanged"));
+		jint(mv, "unchanged"));
 }
 
 /* file:line, or the file alone when the scan knows no line */
 static void md_loc(struct strbuf *sb, json_t *x)
 {
-	sb_adds(sb, str(x, "file"));
-	if (num(x, "line") > 0)
-		sb_addf(sb, ":%lld", num(x, "line"));
+	sb_adds(sb, jstr(x, "file"));
+	if (jint(x, "line") > 0)
+		sb_addf(sb, ":%lld", jint(x, "line"));
 }
 
 void movement_markdown(struct strbuf *sb, json_t *mv)
@@ -243,34 +232,34 @@ void movement_markdown(struct strbuf *sb, json_t *mv)
 	json_t *x;
 	size_t i;
 
-	sb_addf(sb, "## Movement from %s to %s\n\n", str(mv, "from"), str(mv, "to"));
+	sb_addf(sb, "## Movement from %s to %s\n\n", jstr(mv, "from"), jstr(mv, "to"));
 	summary_sentence(sb, mv);
 	sb_adds(sb, " Implementations are matched by file and function; `not-poll` members are left out.\n");
 	if (asize(mv, "transitions")) {
 		sb_adds(sb, "\n| class before | class after | implementations |\n|---|---|---:|\n");
 		json_array_foreach(json_object_get(mv, "transitions"), i, x)
-			sb_addf(sb, "| `%s` | `%s` | %lld |\n", str(x, "from"), str(x, "to"), num(x, "n"));
+			sb_addf(sb, "| `%s` | `%s` | %lld |\n", jstr(x, "from"), jstr(x, "to"), jint(x, "n"));
 	}
 	if (asize(mv, "reclassified")) {
 		sb_adds(sb, "\n### Reclassified\n\n| function | file | before | after | reason now |\n"
 			    "|---|---|---|---|---|\n");
 		json_array_foreach(json_object_get(mv, "reclassified"), i, x) {
 			sb_adds(sb, "| ");
-			if (str(x, "from_function")[0])
-				sb_addf(sb, "`%s` -> ", str(x, "from_function"));
-			sb_addf(sb, "`%s` | ", str(x, "function"));
+			if (jstr(x, "from_function")[0])
+				sb_addf(sb, "`%s` -> ", jstr(x, "from_function"));
+			sb_addf(sb, "`%s` | ", jstr(x, "function"));
 			md_loc(sb, x);
-			sb_addf(sb, " | `%s` (%s) | `%s` (%s) | %s |\n", str(x, "from_class"), str(x, "from_convertible"),
-				str(x, "to_class"), str(x, "to_convertible"), str(x, "reason"));
+			sb_addf(sb, " | `%s` (%s) | `%s` (%s) | %s |\n", jstr(x, "from_class"), jstr(x, "from_convertible"),
+				jstr(x, "to_class"), jstr(x, "to_convertible"), jstr(x, "reason"));
 		}
 	}
 	if (asize(mv, "moved")) {
 		sb_adds(sb, "\n### Moved to another file\n\n| function | from | to | class |\n|---|---|---|---|\n");
 		json_array_foreach(json_object_get(mv, "moved"), i, x) {
-			sb_addf(sb, "| `%s` | %s | %s | `%s`", str(x, "function"), str(x, "from_file"),
-				str(x, "to_file"), str(x, "to_class"));
-			if (strcmp(str(x, "from_class"), str(x, "to_class")))
-				sb_addf(sb, " (was `%s`)", str(x, "from_class"));
+			sb_addf(sb, "| `%s` | %s | %s | `%s`", jstr(x, "function"), jstr(x, "from_file"),
+				jstr(x, "to_file"), jstr(x, "to_class"));
+			if (strcmp(jstr(x, "from_class"), jstr(x, "to_class")))
+				sb_addf(sb, " (was `%s`)", jstr(x, "from_class"));
 			sb_adds(sb, " |\n");
 		}
 	}
@@ -282,9 +271,9 @@ void movement_markdown(struct strbuf *sb, json_t *mv)
 		sb_addf(sb, "\n### %s\n\n| function | file | class | convertible |\n|---|---|---|---|\n",
 			pass ? "Removed" : "Added");
 		json_array_foreach(json_object_get(mv, k), i, x) {
-			sb_addf(sb, "| `%s` | ", str(x, "function"));
+			sb_addf(sb, "| `%s` | ", jstr(x, "function"));
 			md_loc(sb, x);
-			sb_addf(sb, " | `%s` | %s |\n", str(x, "class"), str(x, "convertible"));
+			sb_addf(sb, " | `%s` | %s |\n", jstr(x, "class"), jstr(x, "convertible"));
 		}
 	}
 }
@@ -308,18 +297,18 @@ static void html_impl_list(struct strbuf *sb, json_t *list, const char *url, boo
 		    "<th>convertible</th></tr>\n");
 	json_array_foreach(list, i, x) {
 		sb_adds(sb, "<tr><td><code>");
-		sb_add_esc(sb, str(x, "function"));
+		sb_add_esc(sb, jstr(x, "function"));
 		sb_adds(sb, "</code></td><td>");
 		if (link)
-			sb_add_loc(sb, url, str(x, "file"), num(x, "line"), NULL);
-		else if (num(x, "line") > 0)
-			sb_add_escf(sb, "%s:%lld", str(x, "file"), num(x, "line"));
+			sb_add_loc(sb, url, jstr(x, "file"), jint(x, "line"), NULL);
+		else if (jint(x, "line") > 0)
+			sb_add_escf(sb, "%s:%lld", jstr(x, "file"), jint(x, "line"));
 		else
-			sb_add_esc(sb, str(x, "file"));
+			sb_add_esc(sb, jstr(x, "file"));
 		sb_adds(sb, "</td><td>");
-		html_class(sb, str(x, "class"));
+		html_class(sb, jstr(x, "class"));
 		sb_adds(sb, "</td><td>");
-		sb_add_esc(sb, str(x, "convertible"));
+		sb_add_esc(sb, jstr(x, "convertible"));
 		sb_adds(sb, "</td></tr>\n");
 	}
 	sb_adds(sb, "</table>\n");
@@ -345,10 +334,10 @@ void movement_html(struct strbuf *sb, json_t *mv, const char *url)
 			    "<th class=\"n\">implementations</th></tr>\n");
 		json_array_foreach(json_object_get(mv, "transitions"), i, x) {
 			sb_adds(sb, "<tr><td>");
-			html_class(sb, str(x, "from"));
+			html_class(sb, jstr(x, "from"));
 			sb_adds(sb, "</td><td>");
-			html_class(sb, str(x, "to"));
-			sb_addf(sb, "</td><td class=\"n\">%lld</td></tr>\n", num(x, "n"));
+			html_class(sb, jstr(x, "to"));
+			sb_addf(sb, "</td><td class=\"n\">%lld</td></tr>\n", jint(x, "n"));
 		}
 		sb_adds(sb, "</table>\n");
 	}
@@ -358,21 +347,21 @@ void movement_html(struct strbuf *sb, json_t *mv, const char *url)
 			asize(mv, "reclassified"));
 		json_array_foreach(json_object_get(mv, "reclassified"), i, x) {
 			sb_adds(sb, "<tr><td><code>");
-			if (str(x, "from_function")[0]) {
-				sb_add_esc(sb, str(x, "from_function"));
+			if (jstr(x, "from_function")[0]) {
+				sb_add_esc(sb, jstr(x, "from_function"));
 				sb_adds(sb, "</code> &#8594; <code>");
 			}
-			sb_add_esc(sb, str(x, "function"));
+			sb_add_esc(sb, jstr(x, "function"));
 			sb_adds(sb, "</code></td><td>");
-			sb_add_loc(sb, url, str(x, "file"), num(x, "line"), NULL);
+			sb_add_loc(sb, url, jstr(x, "file"), jint(x, "line"), NULL);
 			sb_adds(sb, "</td><td>");
-			html_class(sb, str(x, "from_class"));
-			sb_add_escf(sb, " %s", str(x, "from_convertible"));
+			html_class(sb, jstr(x, "from_class"));
+			sb_add_escf(sb, " %s", jstr(x, "from_convertible"));
 			sb_adds(sb, "</td><td>");
-			html_class(sb, str(x, "to_class"));
-			sb_add_escf(sb, " %s", str(x, "to_convertible"));
+			html_class(sb, jstr(x, "to_class"));
+			sb_add_escf(sb, " %s", jstr(x, "to_convertible"));
 			sb_adds(sb, "</td><td>");
-			sb_add_esc(sb, str(x, "reason"));
+			sb_add_esc(sb, jstr(x, "reason"));
 			sb_adds(sb, "</td></tr>\n");
 		}
 		sb_adds(sb, "</table></details>\n");
@@ -382,16 +371,16 @@ void movement_html(struct strbuf *sb, json_t *mv, const char *url)
 			    "<th>function</th><th>from</th><th>to</th><th>class</th></tr>\n", asize(mv, "moved"));
 		json_array_foreach(json_object_get(mv, "moved"), i, x) {
 			sb_adds(sb, "<tr><td><code>");
-			sb_add_esc(sb, str(x, "function"));
+			sb_add_esc(sb, jstr(x, "function"));
 			sb_adds(sb, "</code></td><td>");
-			sb_add_esc(sb, str(x, "from_file"));
+			sb_add_esc(sb, jstr(x, "from_file"));
 			sb_adds(sb, "</td><td>");
-			sb_add_loc(sb, url, str(x, "to_file"), num(x, "to_line"), NULL);
+			sb_add_loc(sb, url, jstr(x, "to_file"), jint(x, "to_line"), NULL);
 			sb_adds(sb, "</td><td>");
-			html_class(sb, str(x, "to_class"));
-			if (strcmp(str(x, "from_class"), str(x, "to_class"))) {
+			html_class(sb, jstr(x, "to_class"));
+			if (strcmp(jstr(x, "from_class"), jstr(x, "to_class"))) {
 				sb_adds(sb, " (was ");
-				html_class(sb, str(x, "from_class"));
+				html_class(sb, jstr(x, "from_class"));
 				sb_adds(sb, ")");
 			}
 			sb_adds(sb, "</td></tr>\n");

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "output.h"
+#include "json_util.h"
 #include "census.h"
 #include "util.h"
 
@@ -18,11 +19,22 @@ const char *const class_order[] = {
 	"busy-poll", "delegate", "unknown", "converted", "not-poll", NULL,
 };
 
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
+const char *const conv_order[] = { "converted", "yes", "needs-open", "review", "no", "excluded", NULL };
 
-	return s ? s : "";
+int class_index(const char *cls)
+{
+	for (int i = 0; class_order[i]; i++)
+		if (!strcmp(class_order[i], cls))
+			return i;
+	return 99;
+}
+
+int conv_index(const char *conv)
+{
+	for (int i = 0; conv_order[i]; i++)
+		if (!strcmp(conv_order[i], conv))
+			return i;
+	return 99;
 }
 
 int write_json(const char *path, json_t *v)
@@ -70,7 +82,7 @@ static char *join_heads(json_t *impl, const char *sep)
 	size_t i;
 
 	json_array_foreach(json_object_get(impl, "heads"), i, h)
-		sb_addf(&sb, "%s%s", i ? sep : "", str(h, "expr"));
+		sb_addf(&sb, "%s%s", i ? sep : "", jstr(h, "expr"));
 	return sb_detach(&sb);
 }
 
@@ -81,7 +93,7 @@ static char *join_sites(json_t *impl)
 	size_t i;
 
 	json_array_foreach(json_object_get(impl, "creation_sites"), i, s)
-		sb_addf(&sb, "%s%s:%s", i ? "; " : "", str(s, "kind"), str(s, "function"));
+		sb_addf(&sb, "%s%s:%s", i ? "; " : "", jstr(s, "kind"), jstr(s, "function"));
 	return sb_detach(&sb);
 }
 
@@ -99,28 +111,44 @@ static char *csv(json_t *result)
 		json_t *cr = json_object_get(x, "cocci");
 
 		snprintf(line, sizeof(line), "%lld", json_integer_value(json_object_get(x, "line")));
-		csv_field(&sb, str(x, "file"), false);
+		csv_field(&sb, jstr(x, "file"), false);
 		csv_field(&sb, line, false);
-		csv_field(&sb, str(x, "function"), false);
-		csv_field(&sb, str(x, "layer"), false);
-		csv_field(&sb, str(x, "class"), false);
-		csv_field(&sb, str(x, "convertible"), false);
+		csv_field(&sb, jstr(x, "function"), false);
+		csv_field(&sb, jstr(x, "layer"), false);
+		csv_field(&sb, jstr(x, "class"), false);
+		csv_field(&sb, jstr(x, "convertible"), false);
 		csv_field(&sb, heads, false);
-		csv_field(&sb, str(x, "base"), false);
+		csv_field(&sb, jstr(x, "base"), false);
 		csv_field(&sb, sites, false);
-		csv_field(&sb, str(x, "subsystem"), false);
+		csv_field(&sb, jstr(x, "subsystem"), false);
 		csv_field(&sb, json_is_true(json_object_get(x, "compiled")) ? "yes" : "no", false);
-		csv_field(&sb, json_is_object(cr) ? str(cr, "class") : "", false);
-		csv_field(&sb, str(x, "reason"), true);
+		csv_field(&sb, json_is_object(cr) ? jstr(cr, "class") : "", false);
+		csv_field(&sb, jstr(x, "reason"), true);
 		free(heads);
 		free(sites);
 	}
 	return sb_detach(&sb);
 }
 
-static json_int_t geti(json_t *o, const char *k)
+json_t *subsystem_counts(json_t *result)
 {
-	return json_integer_value(json_object_get(o, k));
+	json_t *subs = json_object(), *x, *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(result, "implementations"), i, x) {
+		const char *sub = jstr(x, "subsystem");
+
+		if (!strcmp(jstr(x, "class"), "not-poll"))
+			continue;
+		s = json_object_get(subs, sub);
+		if (!s) {
+			s = json_object();
+			json_object_set_new(subs, sub, s);
+		}
+		json_object_set_new(s, "total", json_integer(jint(s, "total") + 1));
+		json_object_set_new(s, jstr(x, "convertible"), json_integer(jint(s, jstr(x, "convertible")) + 1));
+	}
+	return subs;
 }
 
 char *summary_markdown(json_t *result)
@@ -128,42 +156,28 @@ char *summary_markdown(json_t *result)
 	struct strbuf sb = STRBUF_INIT;
 	json_t *counts = json_object_get(result, "counts"), *bc = json_object_get(counts, "by_class");
 	json_t *bv = json_object_get(counts, "by_convertible"), *tree = json_object_get(result, "tree");
-	json_t *subs = json_object(), *x, *l;
+	json_t *subs = subsystem_counts(result), *x, *l;
 	const char *k;
 	size_t i;
 
-	sb_addf(&sb, "# polltax: linux %s", str(tree, "version"));
-	if (str(tree, "git_describe")[0])
-		sb_addf(&sb, " (%s)", str(tree, "git_describe"));
+	sb_addf(&sb, "# polltax: linux %s", jstr(tree, "version"));
+	if (jstr(tree, "git_describe")[0])
+		sb_addf(&sb, " (%s)", jstr(tree, "git_describe"));
 	sb_addf(&sb, "\n\n%lld `->poll` implementations (%lld `file_operations` with a poll), "
 		     "%lld converted, %lld auto-convertible, %lld need an open path, %lld to review, "
 		     "%lld not convertible; %lld `.poll` members that are not file polling.\n\n",
-		geti(counts, "implementations"), geti(counts, "file_operations_with_poll"),
-		geti(bv, "converted"), geti(bv, "yes"), geti(bv, "needs-open"), geti(bv, "review"),
-		geti(bv, "no"), geti(bc, "not-poll"));
+		jint(counts, "implementations"), jint(counts, "file_operations_with_poll"),
+		jint(bv, "converted"), jint(bv, "yes"), jint(bv, "needs-open"), jint(bv, "review"),
+		jint(bv, "no"), jint(bc, "not-poll"));
 	sb_adds(&sb, "| class | implementations |\n|---|---:|\n");
 	for (int c = 0; class_order[c]; c++)
-		sb_addf(&sb, "| `%s` | %lld |\n", class_order[c], geti(bc, class_order[c]));
+		sb_addf(&sb, "| `%s` | %lld |\n", class_order[c], jint(bc, class_order[c]));
 	sb_adds(&sb, "\n| auto-convertible | implementations |\n|---|---:|\n");
 	{
 		static const char *const conv[] = { "yes", "needs-open", "review", "no", "converted", "excluded", NULL };
 
 		for (int c = 0; conv[c]; c++)
-			sb_addf(&sb, "| %s | %lld |\n", conv[c], geti(bv, conv[c]));
-	}
-	json_array_foreach(json_object_get(result, "implementations"), i, x) {
-		json_t *s;
-		const char *sub = str(x, "subsystem");
-
-		if (!strcmp(str(x, "class"), "not-poll"))
-			continue;
-		s = json_object_get(subs, sub);
-		if (!s) {
-			s = json_object();
-			json_object_set_new(subs, sub, s);
-		}
-		json_object_set_new(s, "total", json_integer(geti(s, "total") + 1));
-		json_object_set_new(s, str(x, "convertible"), json_integer(geti(s, str(x, "convertible")) + 1));
+			sb_addf(&sb, "| %s | %lld |\n", conv[c], jint(bv, conv[c]));
 	}
 	sb_adds(&sb, "\n## Per subsystem (directory)\n\n| subsystem | total | converted | convertible | "
 		     "needs-open | review | not convertible |\n|---|---:|---:|---:|---:|---:|---:|\n");
@@ -176,18 +190,18 @@ char *summary_markdown(json_t *result)
 		sv_sort(&keys);
 		for (i = 0; i < keys.n; i++) {
 			x = json_object_get(subs, keys.v[i]);
-			sb_addf(&sb, "| %s | %lld | %lld | %lld | %lld | %lld | %lld |\n", keys.v[i], geti(x, "total"),
-				geti(x, "converted"), geti(x, "yes"), geti(x, "needs-open"), geti(x, "review"),
-				geti(x, "no"));
+			sb_addf(&sb, "| %s | %lld | %lld | %lld | %lld | %lld | %lld |\n", keys.v[i], jint(x, "total"),
+				jint(x, "converted"), jint(x, "yes"), jint(x, "needs-open"), jint(x, "review"),
+				jint(x, "no"));
 		}
 		sv_clear(&keys);
 	}
 	sb_adds(&sb, "\n## Poll layers found by following the calls\n\n");
 	json_array_foreach(json_object_get(result, "layers"), i, l)
-		sb_addf(&sb, "- `%s`%s: %s\n", str(l, "layer"),
-			json_is_true(json_object_get(l, "busy_poll")) ? " (busy-poll)" : "", str(l, "found_via"));
+		sb_addf(&sb, "- `%s`%s: %s\n", jstr(l, "layer"),
+			json_is_true(json_object_get(l, "busy_poll")) ? " (busy-poll)" : "", jstr(l, "found_via"));
 	sb_addf(&sb, "\n%lld implementations where the Coccinelle pass disagrees (see polltax.json "
-		     "\"disagreements\").\n", geti(counts, "disagreements"));
+		     "\"disagreements\").\n", jint(counts, "disagreements"));
 	census_markdown(&sb, result);
 	json_decref(subs);
 	return sb_detach(&sb);

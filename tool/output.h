@@ -13,8 +13,14 @@
 int write_json(const char *path, json_t *v);
 int write_outputs(const char *dir, json_t *result);
 char *summary_markdown(json_t *result);
+/* Per subsystem of RESULT (polltax.json): {"total": N, CONVERTIBLE: N, ...}, "not-poll" left out. */
+json_t *subsystem_counts(json_t *result);
 
 /* The classes of TAXONOMY.md in report order (NULL-terminated). */
 extern const char *const class_order[];
+/* Convertibility in report order: converted, yes, needs-open, review, no, excluded. */
+extern const char *const conv_order[];
+int class_index(const char *cls);	/* position in class_order, 99 when unknown */
+int conv_index(const char *conv);	/* position in conv_order, 99 when unknown */
 
 #endif

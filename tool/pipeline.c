@@ -57,21 +57,6 @@ json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *wr
 	return r;
 }
 
-const char *pipeline_data_dir(void)
-{
-	static char *dir;
-
-	if (!dir) {
-		char *c = xstrdup(cocci_dir());
-		char *s = strrchr(c, '/');
-
-		if (s)
-			*s = '\0';
-		dir = c;
-	}
-	return dir;
-}
-
 json_t *pipeline_convertible(json_t *scan)
 {
 	json_t *out = json_array(), *x;

@@ -2,7 +2,7 @@
 /*
  * pipeline.h - what the later stages (convert, series, verify) share:
  * the scan's facts of a tree (read from a scan directory, or a scan run
- * now), and where polltax keeps its data (cocci/, kernel-patches/).
+ * now).
  */
 #ifndef POLLTAX_PIPELINE_H
 #define POLLTAX_PIPELINE_H
@@ -16,9 +16,6 @@
  * WRITE_DIR when that is not NULL.  Dies on bad input.
  */
 json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *write_dir, bool quiet);
-
-/* polltax's data directory holding cocci/ and kernel-patches/ (the repository, or /usr/share/polltax). */
-const char *pipeline_data_dir(void);
 
 /* Implementations of SCAN that the convert stage takes ("convertible": "yes"), in scan order. */
 json_t *pipeline_convertible(json_t *scan);

@@ -11,7 +11,7 @@
  * files over 16 MiB are skipped and reported.
  */
 #define _GNU_SOURCE
-#include "scan.h"
+#include "prefilter.h"
 #include "unity.h"
 
 #include <dirent.h>
@@ -23,6 +23,12 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <xxhash.h>
+
+json_t *stat_stamp(const struct stat *st)
+{
+	return json_sprintf("%lld.%ld.%lld", (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+			    (long long)st->st_size);
+}
 
 static bool member_assigned(const char *buf);
 static bool read_small(const char *root, const char *rel, char **buf, char **why);

@@ -9,36 +9,25 @@
  */
 #define _GNU_SOURCE
 #include "progress.h"
+#include "json_util.h"
 #include "html.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static long long count(json_t *o, const char *k)
-{
-	return json_integer_value(json_object_get(o, k));
-}
-
-static const char *strv(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 void progress_row(json_t *e, struct progress_row *r)
 {
 	json_t *bv = json_object_get(e, "by_convertible");
 
-	r->date = strv(e, "date");
-	r->label = strv(e, "git_describe")[0] ? strv(e, "git_describe") : strv(e, "version");
-	r->implementations = count(e, "implementations");
-	r->converted = count(bv, "converted");
-	r->yes = count(bv, "yes");
-	r->needs_open = count(bv, "needs-open");
-	r->review = count(bv, "review");
-	r->no = count(bv, "no");
+	r->date = jstr(e, "date");
+	r->label = jstr(e, "git_describe")[0] ? jstr(e, "git_describe") : jstr(e, "version");
+	r->implementations = jint(e, "implementations");
+	r->converted = jint(bv, "converted");
+	r->yes = jint(bv, "yes");
+	r->needs_open = jint(bv, "needs-open");
+	r->review = jint(bv, "review");
+	r->no = jint(bv, "no");
 }
 
 static const char *const heads[] = {

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "report.h"
+#include "json_util.h"
 #include "report_impl.h"
 #include "history.h"
 #include "html.h"
@@ -24,18 +25,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-const char *rstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
-long long rnum(json_t *o, const char *k)
-{
-	return json_integer_value(json_object_get(o, k));
-}
 
 /* The meaning of each class, in the words of TAXONOMY.md, shortened. */
 static const struct class_info {
@@ -54,44 +43,9 @@ static const struct class_info {
 	{ "not-poll", "the .poll member is not file polling", "excluded" },
 };
 
-const char *const conv_order[] = { "converted", "yes", "needs-open", "review", "no", "excluded", NULL };
-
 static const char *const conv_label[] = {
 	"converted", "convertible", "needs open", "review", "flagged", "excluded",
 };
-
-int class_index(const char *cls)
-{
-	for (int i = 0; class_order[i]; i++)
-		if (!strcmp(class_order[i], cls))
-			return i;
-	return 99;
-}
-
-int conv_index(const char *conv)
-{
-	for (int i = 0; conv_order[i]; i++)
-		if (!strcmp(conv_order[i], conv))
-			return i;
-	return 99;
-}
-
-void html_class_chip(struct strbuf *sb, const char *cls, bool filter)
-{
-	if (filter) {
-		sb_adds(sb, "<a class=\"f cls c-");
-		sb_add_esc(sb, cls);
-		sb_adds(sb, "\" href=\"#implementations\" data-fclass=\"");
-		sb_add_esc(sb, cls);
-		sb_adds(sb, "\" title=\"show these implementations\">");
-	} else {
-		sb_adds(sb, "<span class=\"cls c-");
-		sb_add_esc(sb, cls);
-		sb_adds(sb, "\">");
-	}
-	sb_add_esc(sb, cls);
-	sb_adds(sb, filter ? "</a>" : "</span>");
-}
 
 /* A stacked bar of the convertible counts c[] (in conv_order, excluded left out). */
 static void stack_bar(struct strbuf *sb, const long long *c, bool big)
@@ -126,25 +80,25 @@ static void page_head(struct strbuf *sb, json_t *r)
 	sb_adds(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		    "<meta name=\"generator\" content=\"");
-	sb_add_esc(sb, rstr(r, "tool"));
+	sb_add_esc(sb, jstr(r, "tool"));
 	sb_adds(sb, "\">\n<title>polltax: linux ");
-	sb_add_esc(sb, rstr(tree, "version"));
+	sb_add_esc(sb, jstr(tree, "version"));
 	sb_adds(sb, " -&gt;poll report</title>\n<style>\n");
 	sb_adds(sb, report_css);
 	sb_adds(sb, "</style>\n</head>\n<body>\n<header><h1>-&gt;poll implementations of linux ");
-	sb_add_esc(sb, rstr(tree, "version"));
-	if (rstr(tree, "git_describe")[0]) {
+	sb_add_esc(sb, jstr(tree, "version"));
+	if (jstr(tree, "git_describe")[0]) {
 		sb_adds(sb, " (");
-		sb_add_esc(sb, rstr(tree, "git_describe"));
+		sb_add_esc(sb, jstr(tree, "git_describe"));
 		sb_adds(sb, ")");
 	}
 	sb_adds(sb, "</h1>\n<div class=\"meta\">");
-	sb_add_esc(sb, rstr(r, "tool"));
-	sb_addf(sb, ", schema %lld; flags: ", rnum(r, "schema"));
-	sb_add_esc(sb, rstr(tree, "flags"));
-	if (rstr(tree, "git_head")[0]) {
+	sb_add_esc(sb, jstr(r, "tool"));
+	sb_addf(sb, ", schema %lld; flags: ", jint(r, "schema"));
+	sb_add_esc(sb, jstr(tree, "flags"));
+	if (jstr(tree, "git_head")[0]) {
 		sb_adds(sb, "; HEAD ");
-		sb_add_esc(sb, rstr(tree, "git_head"));
+		sb_add_esc(sb, jstr(tree, "git_head"));
 	}
 	sb_adds(sb, ". Classes: <code>TAXONOMY.md</code>; facts: <code>polltax.json</code>.</div></header>\n");
 }
@@ -172,9 +126,9 @@ static void why(struct strbuf *sb, json_t *r, const char *conv)
 	size_t i;
 
 	json_array_foreach(json_object_get(r, "implementations"), i, x) {
-		int c = class_index(rstr(x, "class"));
+		int c = class_index(jstr(x, "class"));
 
-		if (c < 32 && !strcmp(rstr(x, "convertible"), conv))
+		if (c < 32 && !strcmp(jstr(x, "convertible"), conv))
 			n[c]++;
 	}
 	for (int c = 0; class_order[c] && c < 32; c++)
@@ -207,12 +161,12 @@ static void summary(struct strbuf *sb, json_t *r)
 	};
 
 	for (int i = 0; i < 6; i++)
-		c[i] = rnum(bv, conv_order[i]);
+		c[i] = jint(bv, conv_order[i]);
 	sb_adds(sb, "<section id=\"summary\">\n<div class=\"cards\">\n");
 	sb_addf(sb, "<div class=\"card k-impl\"><div class=\"num\">%lld</div><div class=\"lbl\">implementations</div>"
 		    "<div class=\"why\">%lld file_operations with a poll; %lld .poll members that are not file polling "
-		    "left out</div></div>\n", rnum(counts, "implementations"), rnum(counts, "file_operations_with_poll"),
-		rnum(bc, "not-poll"));
+		    "left out</div></div>\n", jint(counts, "implementations"), jint(counts, "file_operations_with_poll"),
+		jint(bc, "not-poll"));
 	for (int i = 0; i < 5; i++) {
 		sb_addf(sb, "<div class=\"card k-%s\" data-fconv=\"%s\" title=\"show these implementations\">"
 			    "<div class=\"num\">%lld</div><div class=\"lbl\">%s</div><div class=\"why\">",
@@ -227,14 +181,14 @@ static void summary(struct strbuf *sb, json_t *r)
 	sb_adds(sb, "</div>\n");
 	stack_bar(sb, c, true);
 	legend(sb);
-	if (rnum(counts, "implementations")) {
+	if (jint(counts, "implementations")) {
 		long long done = c[0], can = c[0] + c[1] + c[2];
 
 		sb_addf(sb, "<p>%.1f%% converted; %.1f%% converted or convertible once their open path is known; "
 			    "%lld to review by hand (<code>single-cond</code>); %lld flagged, which keep "
 			    "<code>-&gt;poll</code>.</p>\n",
-			100.0 * (double)done / (double)rnum(counts, "implementations"),
-			100.0 * (double)can / (double)rnum(counts, "implementations"), c[3], c[4]);
+			100.0 * (double)done / (double)jint(counts, "implementations"),
+			100.0 * (double)can / (double)jint(counts, "implementations"), c[3], c[4]);
 	}
 	census_summary_line(sb, r);
 	sb_adds(sb, "</section>\n");
@@ -246,8 +200,8 @@ static void classes(struct strbuf *sb, json_t *r)
 	long long max = 1;
 
 	for (size_t i = 0; i < sizeof(class_info) / sizeof(class_info[0]); i++)
-		if (rnum(bc, class_info[i].cls) > max)
-			max = rnum(bc, class_info[i].cls);
+		if (jint(bc, class_info[i].cls) > max)
+			max = jint(bc, class_info[i].cls);
 	sb_adds(sb, "<section id=\"classes\">\n<h2>Classes</h2>\n<table class=\"grid\"><thead><tr><th>class</th>"
 		    "<th class=\"n\">n</th><th class=\"barcell\"></th><th>meaning</th><th>auto-convertible</th></tr>"
 		    "</thead><tbody>\n");
@@ -257,8 +211,8 @@ static void classes(struct strbuf *sb, json_t *r)
 		sb_adds(sb, "<tr><td>");
 		html_class_chip(sb, ci->cls, true);
 		sb_addf(sb, "</td><td class=\"n\">%lld</td><td class=\"barcell\"><div class=\"hbar\" "
-			    "style=\"width:%.2f%%\"></div></td><td class=\"meaning\">", rnum(bc, ci->cls),
-			100.0 * (double)rnum(bc, ci->cls) / (double)max);
+			    "style=\"width:%.2f%%\"></div></td><td class=\"meaning\">", jint(bc, ci->cls),
+			100.0 * (double)jint(bc, ci->cls) / (double)max);
 		sb_add_esc(sb, ci->meaning);
 		sb_adds(sb, "</td><td class=\"conv\">");
 		sb_add_esc(sb, ci->conv);
@@ -269,23 +223,10 @@ static void classes(struct strbuf *sb, json_t *r)
 
 static void subsystems(struct strbuf *sb, json_t *r)
 {
-	json_t *subs = json_object(), *x, *s;
+	json_t *subs = subsystem_counts(r), *s;
 	struct strvec keys = STRVEC_INIT;
 	size_t i;
 
-	json_array_foreach(json_object_get(r, "implementations"), i, x) {
-		const char *sub = rstr(x, "subsystem");
-
-		if (!strcmp(rstr(x, "class"), "not-poll"))
-			continue;
-		s = json_object_get(subs, sub);
-		if (!s) {
-			s = json_object();
-			json_object_set_new(subs, sub, s);
-		}
-		json_object_set_new(s, "total", json_integer(rnum(s, "total") + 1));
-		json_object_set_new(s, rstr(x, "convertible"), json_integer(rnum(s, rstr(x, "convertible")) + 1));
-	}
 	json_sorted_keys(subs, &keys);
 	sb_addf(sb, "<section id=\"subsystems\">\n<h2>Subsystems (%zu directories)</h2>\n"
 		    "<div class=\"scroll\"><table class=\"grid sortable\" id=\"subs\"><colgroup>"
@@ -301,15 +242,15 @@ static void subsystems(struct strbuf *sb, json_t *r)
 
 		s = json_object_get(subs, keys.v[i]);
 		for (int k = 0; k < 5; k++)
-			c[k] = rnum(s, conv_order[k]);
+			c[k] = jint(s, conv_order[k]);
 		sb_adds(sb, "<tr><td><a class=\"f\" href=\"#implementations\" data-fsub=\"");
 		sb_add_esc(sb, keys.v[i]);
 		sb_adds(sb, "\">");
 		sb_add_esc(sb, keys.v[i]);
-		sb_addf(sb, "</a></td><td class=\"n\">%lld</td>", rnum(s, "total"));
+		sb_addf(sb, "</a></td><td class=\"n\">%lld</td>", jint(s, "total"));
 		for (int k = 0; k < 5; k++)
 			sb_addf(sb, "<td class=\"n %s%s\">%lld</td>", c[k] ? "v-" : "z", c[k] ? conv_order[k] : "", c[k]);
-		sb_addf(sb, "<td class=\"pbar\" data-v=\"%.4f\">", (double)(c[0] + c[1]) / (double)rnum(s, "total"));
+		sb_addf(sb, "<td class=\"pbar\" data-v=\"%.4f\">", (double)(c[0] + c[1]) / (double)jint(s, "total"));
 		stack_bar(sb, c, false);
 		sb_adds(sb, "</td></tr>\n");
 	}
@@ -383,7 +324,7 @@ char *report_html(json_t *r, json_t *history, json_t *since, json_t *boot, const
 		json_t *mv = movement_compute(since, r);
 
 		sb_adds(&sb, "<section id=\"movement\">\n<h2>Movement since ");
-		sb_add_esc(&sb, rstr(mv, "from"));
+		sb_add_esc(&sb, jstr(mv, "from"));
 		sb_adds(&sb, "</h2>\n");
 		movement_html(&sb, mv, url);
 		sb_adds(&sb, "</section>\n");
@@ -397,7 +338,7 @@ char *report_html(json_t *r, json_t *history, json_t *since, json_t *boot, const
 	files_section(&sb, r);
 	census_section(&sb, r, url);
 	sb_adds(&sb, "</main>\n<footer>Generated by ");
-	sb_add_esc(&sb, rstr(r, "tool"));
+	sb_add_esc(&sb, jstr(r, "tool"));
 	sb_adds(&sb, " (<code>polltax report</code>) from polltax.json. Click a column header to sort, a class, "
 		     "a subsystem or a figure to filter the implementations.</footer>\n"
 		     "<div id=\"selftest\" hidden></div>\n<script>\n");
@@ -432,7 +373,7 @@ static char *url_for_tree(const char *tmpl, json_t *r)
 		return NULL;
 	for (const char *p = tmpl; *p; p++) {
 		if (p[0] == '%' && p[1] == 'v') {
-			sb_adds(&sb, rstr(json_object_get(r, "tree"), "version"));
+			sb_adds(&sb, jstr(json_object_get(r, "tree"), "version"));
 			p++;
 		} else if (p[0] == '%' && p[1]) {
 			sb_add(&sb, p, 2);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report_impl.h - what report.c and report_table.c share: the sections
- * of the page after the summary, and small accessors of the scan's facts.
+ * report_impl.h - the sections of the page after the summary, which
+ * report.c calls (report_table.c, census_report.c); the orders of the
+ * classes are in output.h, the class chip in html.h.
  * Internal to the report; other commands use report.h.
  */
 #ifndef POLLTAX_REPORT_IMPL_H
@@ -10,17 +11,6 @@
 #include "util.h"
 
 #include <jansson.h>
-
-const char *rstr(json_t *o, const char *k);	/* "" when missing */
-long long rnum(json_t *o, const char *k);	/* 0 when missing */
-
-/* Convertibility in report order: converted, yes, needs-open, review, no, excluded. */
-extern const char *const conv_order[];
-int class_index(const char *cls);	/* position in class_order, 99 when unknown */
-int conv_index(const char *conv);
-
-/* A class chip; with filter, clicking it filters the implementations table. */
-void html_class_chip(struct strbuf *sb, const char *cls, bool filter);
 
 void implementations_section(struct strbuf *sb, json_t *r, const char *url);
 void disagreements_section(struct strbuf *sb, json_t *r, const char *url);

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "report_impl.h"
+#include "json_util.h"
 #include "html.h"
 #include "output.h"
 
@@ -44,14 +45,14 @@ static void filters(struct strbuf *sb, json_t *r)
 	size_t i;
 
 	json_array_foreach(impls, i, x) {
-		int c = class_index(rstr(x, "class")), v = conv_index(rstr(x, "convertible"));
+		int c = class_index(jstr(x, "class")), v = conv_index(jstr(x, "convertible"));
 
 		if (c < 16)
 			nc[c]++;
 		if (v < 8)
 			nv[v]++;
-		if (!sv_contains(&subs, rstr(x, "subsystem")))
-			sv_push(&subs, rstr(x, "subsystem"));
+		if (!sv_contains(&subs, jstr(x, "subsystem")))
+			sv_push(&subs, jstr(x, "subsystem"));
 	}
 	sv_sort(&subs);
 	sb_adds(sb, "<div class=\"filters\"><label for=\"f-text\">Find</label>"
@@ -83,11 +84,11 @@ static void function_cell(struct strbuf *sb, json_t *x, const char *url)
 	size_t i;
 
 	sb_adds(sb, "<td data-v=\"");
-	sb_add_esc(sb, rstr(x, "function"));
+	sb_add_esc(sb, jstr(x, "function"));
 	sb_adds(sb, "\"><code><b>");
-	sb_add_esc(sb, rstr(x, "function"));
+	sb_add_esc(sb, jstr(x, "function"));
 	sb_adds(sb, "</b></code><br><small>");
-	sb_add_esc(sb, rstr(x, "layer"));
+	sb_add_esc(sb, jstr(x, "layer"));
 	sb_adds(sb, "</small>");
 	json_array_foreach(ops, i, o) {
 		if (i == 3) {
@@ -95,10 +96,10 @@ static void function_cell(struct strbuf *sb, json_t *x, const char *url)
 			break;
 		}
 		sb_adds(sb, "<br><small>in ");
-		sb_add_loc(sb, url, rstr(o, "file"), rnum(o, "line"), rstr(o, "var"));
-		if (rstr(o, "macro")[0]) {
+		sb_add_loc(sb, url, jstr(o, "file"), jint(o, "line"), jstr(o, "var"));
+		if (jstr(o, "macro")[0]) {
 			sb_adds(sb, " via ");
-			sb_add_esc(sb, rstr(o, "macro"));
+			sb_add_esc(sb, jstr(o, "macro"));
 		}
 		sb_adds(sb, "</small>");
 	}
@@ -113,28 +114,28 @@ static void heads_cell(struct strbuf *sb, json_t *x, const char *url)
 	sb_addf(sb, "<td class=\"heads\" data-v=\"%zu\">", json_array_size(heads));
 	json_array_foreach(heads, i, h) {
 		sb_adds(sb, "<div><code>");
-		sb_add_esc(sb, rstr(h, "expr"));
+		sb_add_esc(sb, jstr(h, "expr"));
 		sb_adds(sb, "</code>");
-		if (rstr(h, "resolved")[0] && strcmp(rstr(h, "resolved"), rstr(h, "expr"))) {
+		if (jstr(h, "resolved")[0] && strcmp(jstr(h, "resolved"), jstr(h, "expr"))) {
 			sb_adds(sb, " <small>= <code>");
-			sb_add_esc(sb, rstr(h, "resolved"));
+			sb_add_esc(sb, jstr(h, "resolved"));
 			sb_adds(sb, "</code></small>");
 		}
 		sb_adds(sb, "<br><small>");
-		sb_add_esc(sb, rstr(h, "base"));
+		sb_add_esc(sb, jstr(h, "base"));
 		if (json_is_true(json_object_get(h, "conditional")))
 			sb_adds(sb, ", <b>conditional</b>");
 		sb_adds(sb, ", ");
-		if (rstr(h, "via")[0]) {
+		if (jstr(h, "via")[0]) {
 			sb_adds(sb, "via ");
-			sb_add_esc(sb, rstr(h, "via"));
+			sb_add_esc(sb, jstr(h, "via"));
 			sb_adds(sb, " ");
 		}
 		sb_adds(sb, "at ");
 		{
-			char *t = xasprintf("%s:%lld", base_name(rstr(h, "file")), rnum(h, "line"));
+			char *t = xasprintf("%s:%lld", base_name(jstr(h, "file")), jint(h, "line"));
 
-			sb_add_loc(sb, url, rstr(h, "file"), rnum(h, "line"), t);
+			sb_add_loc(sb, url, jstr(h, "file"), jint(h, "line"), t);
 			free(t);
 		}
 		sb_adds(sb, "</small></div>");
@@ -145,9 +146,9 @@ static void heads_cell(struct strbuf *sb, json_t *x, const char *url)
 static void site(struct strbuf *sb, json_t *s, const char *url)
 {
 	sb_adds(sb, "<div>");
-	sb_add_esc(sb, rstr(s, "kind"));
+	sb_add_esc(sb, jstr(s, "kind"));
 	sb_adds(sb, " ");
-	sb_add_loc(sb, url, rstr(s, "file"), rnum(s, "line"), rstr(s, "function"));
+	sb_add_loc(sb, url, jstr(s, "file"), jint(s, "line"), jstr(s, "function"));
 	if (json_is_false(json_object_get(s, "settable")))
 		sb_adds(sb, " <small title=\"polltax cannot set f_poll_head at this site\">(not settable)</small>");
 	sb_adds(sb, "</div>");
@@ -191,16 +192,16 @@ static void reason_cell(struct strbuf *sb, json_t *x)
 	size_t i;
 
 	sb_adds(sb, "<td class=\"reason\">");
-	sb_add_esc(sb, rstr(x, "reason"));
+	sb_add_esc(sb, jstr(x, "reason"));
 	evidence(sb, x, "busy_poll", "busy-poll");
 	evidence(sb, x, "delegates", "delegates to");
 	evidence(sb, x, "pt_uses", "poll_table used by");
 	json_array_foreach(pr, i, p) {
 		sb_adds(sb, "<br><small>private_data reassigned in ");
-		sb_add_esc(sb, rstr(p, "function"));
+		sb_add_esc(sb, jstr(p, "function"));
 		sb_addf(sb, "()</small>");
 	}
-	if (json_is_false(json_object_get(x, "compiled")) && !strstr(rstr(x, "reason"), "not compiled"))
+	if (json_is_false(json_object_get(x, "compiled")) && !strstr(jstr(x, "reason"), "not compiled"))
 		sb_adds(sb, "<br><small>not compiled: classified by the Coccinelle pass only</small>");
 	sb_adds(sb, "</td>");
 }
@@ -214,14 +215,14 @@ static void cocci_cell(struct strbuf *sb, json_t *x, bool disagree)
 		return;
 	}
 	sb_adds(sb, "<td class=\"cocci\" data-v=\"");
-	sb_add_esc(sb, rstr(c, "class"));
+	sb_add_esc(sb, jstr(c, "class"));
 	sb_adds(sb, "\">");
-	html_class_chip(sb, rstr(c, "class"), false);
+	html_class_chip(sb, jstr(c, "class"), false);
 	if (disagree)
 		sb_adds(sb, " <b title=\"the two classifiers disagree\">&#9888; disagrees</b>");
-	if (rstr(c, "reason")[0]) {
+	if (jstr(c, "reason")[0]) {
 		sb_adds(sb, "<br><small>");
-		sb_add_esc(sb, rstr(c, "reason"));
+		sb_add_esc(sb, jstr(c, "reason"));
 		sb_adds(sb, "</small>");
 	}
 	sb_adds(sb, "</td>");
@@ -233,7 +234,7 @@ static bool disagrees(json_t *r, json_t *x)
 	size_t i;
 
 	json_array_foreach(json_object_get(r, "disagreements"), i, d)
-		if (!strcmp(rstr(d, "function"), rstr(x, "function")) && !strcmp(rstr(d, "file"), rstr(x, "file")))
+		if (!strcmp(jstr(d, "function"), jstr(x, "function")) && !strcmp(jstr(d, "file"), jstr(x, "file")))
 			return true;
 	return false;
 }
@@ -257,27 +258,27 @@ void implementations_section(struct strbuf *sb, json_t *r, const char *url)
 		bool dis = disagrees(r, x);
 
 		sb_adds(sb, "<tr data-class=\"");
-		sb_add_esc(sb, rstr(x, "class"));
+		sb_add_esc(sb, jstr(x, "class"));
 		sb_adds(sb, "\" data-conv=\"");
-		sb_add_esc(sb, rstr(x, "convertible"));
+		sb_add_esc(sb, jstr(x, "convertible"));
 		sb_adds(sb, "\" data-sub=\"");
-		sb_add_esc(sb, rstr(x, "subsystem"));
+		sb_add_esc(sb, jstr(x, "subsystem"));
 		sb_adds(sb, "\" data-name=\"");
-		lower_esc(sb, rstr(x, "function"));
+		lower_esc(sb, jstr(x, "function"));
 		sb_adds(sb, " ");
-		lower_esc(sb, rstr(x, "file"));
+		lower_esc(sb, jstr(x, "file"));
 		sb_addf(sb, "\"%s>", dis ? " class=\"disagree\"" : "");
 		function_cell(sb, x, url);
 		sb_adds(sb, "<td data-v=\"");
-		sb_add_esc(sb, rstr(x, "file"));
-		sb_addf(sb, " %08lld\">", rnum(x, "line"));
-		sb_add_loc(sb, url, rstr(x, "file"), rnum(x, "line"), NULL);
-		sb_addf(sb, "</td><td data-v=\"%02d\">", class_index(rstr(x, "class")));
-		html_class_chip(sb, rstr(x, "class"), false);
-		sb_addf(sb, "</td><td data-v=\"%d\" class=\"v-", conv_index(rstr(x, "convertible")));
-		sb_add_esc(sb, rstr(x, "convertible"));
+		sb_add_esc(sb, jstr(x, "file"));
+		sb_addf(sb, " %08lld\">", jint(x, "line"));
+		sb_add_loc(sb, url, jstr(x, "file"), jint(x, "line"), NULL);
+		sb_addf(sb, "</td><td data-v=\"%02d\">", class_index(jstr(x, "class")));
+		html_class_chip(sb, jstr(x, "class"), false);
+		sb_addf(sb, "</td><td data-v=\"%d\" class=\"v-", conv_index(jstr(x, "convertible")));
+		sb_add_esc(sb, jstr(x, "convertible"));
 		sb_adds(sb, "\">");
-		sb_add_esc(sb, rstr(x, "convertible"));
+		sb_add_esc(sb, jstr(x, "convertible"));
 		sb_adds(sb, "</td>");
 		heads_cell(sb, x, url);
 		sites_cell(sb, x, url);
@@ -323,17 +324,17 @@ void disagreements_section(struct strbuf *sb, json_t *r, const char *url)
 		    "</thead><tbody>\n");
 	json_array_foreach(ds, i, d) {
 		sb_adds(sb, "<tr><td><code>");
-		sb_add_esc(sb, rstr(d, "function"));
+		sb_add_esc(sb, jstr(d, "function"));
 		sb_adds(sb, "</code></td><td>");
-		sb_add_loc(sb, url, rstr(d, "file"), rnum(d, "line"), NULL);
+		sb_add_loc(sb, url, jstr(d, "file"), jint(d, "line"), NULL);
 		sb_adds(sb, "</td><td>");
-		html_class_chip(sb, rstr(d, "polltax"), false);
-		sb_addf(sb, "</td><td class=\"n\">%lld</td><td>", rnum(d, "polltax_heads"));
-		html_class_chip(sb, rstr(d, "cocci"), false);
+		html_class_chip(sb, jstr(d, "polltax"), false);
+		sb_addf(sb, "</td><td class=\"n\">%lld</td><td>", jint(d, "polltax_heads"));
+		html_class_chip(sb, jstr(d, "cocci"), false);
 		sb_adds(sb, "</td><td><code>");
-		sb_add_esc(sb, rstr(d, "cocci_heads"));
+		sb_add_esc(sb, jstr(d, "cocci_heads"));
 		sb_adds(sb, "</code></td><td>");
-		sb_add_esc(sb, rstr(d, "cocci_reason"));
+		sb_add_esc(sb, jstr(d, "cocci_reason"));
 		sb_adds(sb, "</td></tr>\n");
 	}
 	sb_adds(sb, "</tbody></table>\n</section>\n");
@@ -353,12 +354,12 @@ void layers_section(struct strbuf *sb, json_t *r)
 		long long n = 0;
 
 		json_array_foreach(json_object_get(r, "implementations"), j, x)
-			n += !strcmp(rstr(x, "layer"), rstr(l, "layer"));
+			n += !strcmp(jstr(x, "layer"), jstr(l, "layer"));
 		sb_adds(sb, "<tr><td><code>");
-		sb_add_esc(sb, rstr(l, "layer"));
+		sb_add_esc(sb, jstr(l, "layer"));
 		sb_addf(sb, "</code></td><td class=\"n\">%lld</td><td>%s</td><td>", n,
 			json_is_true(json_object_get(l, "busy_poll")) ? "yes" : "");
-		sb_add_esc(sb, rstr(l, "found_via"));
+		sb_add_esc(sb, jstr(l, "found_via"));
 		sb_adds(sb, "</td></tr>\n");
 	}
 	sb_adds(sb, "</tbody></table>\n</section>\n");
@@ -375,9 +376,9 @@ static void string_list(struct strbuf *sb, json_t *a, const char *what)
 	json_array_foreach(a, i, e) {
 		sb_adds(sb, "<li>");
 		if (json_is_object(e)) {
-			sb_add_esc(sb, rstr(e, "file"));
+			sb_add_esc(sb, jstr(e, "file"));
 			sb_adds(sb, ": ");
-			sb_add_esc(sb, rstr(e, "reason"));
+			sb_add_esc(sb, jstr(e, "reason"));
 		} else {
 			sb_add_esc(sb, json_string_value(e) ? json_string_value(e) : "");
 		}
@@ -393,7 +394,7 @@ void files_section(struct strbuf *sb, json_t *r)
 	sb_addf(sb, "<section id=\"files\">\n<h2>Files</h2>\n<p>%lld candidate files (the prefilter kept them), "
 		    "%lld parsed, %zu parsed through the .c file that #includes them, %zu did not parse (libclang "
 		    "crashed, timed out, reported errors or found no function: see the census), %zu not compiled "
-		    "by the configuration, %zu skipped.</p>\n", rnum(f, "candidates"), rnum(f, "parsed"),
+		    "by the configuration, %zu skipped.</p>\n", jint(f, "candidates"), jint(f, "parsed"),
 		json_array_size(json_object_get(f, "through_includer")), json_array_size(json_object_get(f, "failed")),
 		json_array_size(json_object_get(f, "not_compiled")), json_array_size(json_object_get(f, "skipped")));
 	string_list(sb, json_object_get(f, "failed"), "did not parse");
@@ -406,9 +407,9 @@ void files_section(struct strbuf *sb, json_t *r)
 				json_array_size(json_object_get(f, "through_includer")));
 			json_array_foreach(json_object_get(f, "through_includer"), i, t) {
 				sb_adds(sb, "<li>");
-				sb_add_esc(sb, rstr(t, "file"));
+				sb_add_esc(sb, jstr(t, "file"));
 				sb_adds(sb, " through ");
-				sb_add_esc(sb, rstr(t, "includer"));
+				sb_add_esc(sb, jstr(t, "includer"));
 				sb_adds(sb, "</li>");
 			}
 			sb_adds(sb, "</ul></details>\n");

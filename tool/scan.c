@@ -69,12 +69,6 @@ static char *cache_path(const char *key)
 	return xasprintf("%s/facts/%.2s/%s.json", cache_root(), key, key);
 }
 
-json_t *stat_stamp(const struct stat *st)
-{
-	return json_sprintf("%lld.%ld.%lld", (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
-			    (long long)st->st_size);
-}
-
 /* Is every dependency of a cache entry as it was?  STATS memoizes stat() by path. */
 static bool deps_current(json_t *deps, json_t *stats)
 {

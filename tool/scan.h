@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include "prefilter.h"
 #include "tree.h"
 
 struct scan_opts {
@@ -24,34 +25,6 @@ struct scan_opts {
 	struct prepare_opts prep;
 	const char *url;	/* link template for the HTML report */
 };
-
-/*
- * How a file was when it was read: "mtime.nsec.size", the form every
- * dependency and prefilter stat takes in the cache.
- */
-struct stat;
-json_t *stat_stamp(const struct stat *st);
-
-/* Pick .c files that can matter; FILES gets relative paths, sorted. */
-void prefilter(const char *root, struct strvec *files, struct strvec *skipped);
-
-/*
- * The same, and every .c file of the tree (ALL) with the stamps of its
- * walk (*STATS, owned), and the .c files that other .c files #include (a
- * unity build: *INCLUDED_BY, owned, maps such a file to its includers,
- * sorted).  Any of the three may be NULL.
- */
-void prefilter_all(const char *root, struct strvec *files, struct strvec *skipped, struct strvec *all,
-		   json_t **stats, json_t **included_by);
-
-/*
- * The .c files of ALL (STATS: their stamps), less EXCLUDE, whose text
- * defines a function of NAMES (the callees whose result a head is derived
- * from): the scan parses them too, so that no head depends on a body it
- * could have read.  Remembered in the cache.
- */
-void find_definers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *names,
-		   const struct strvec *exclude, struct strvec *out);
 
 /* Run the scan; returns the result object (polltax.json) or dies. */
 json_t *scan_tree(const struct tree *t, const struct scan_opts *o);

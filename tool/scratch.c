@@ -4,7 +4,8 @@
  */
 #define _GNU_SOURCE
 #include "scratch.h"
-#include "pipeline.h"
+#include "strutil.h"
+#include "datadir.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -17,10 +18,11 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-static int gitv(const char *git_dir, const char *work, struct strbuf *out, int quiet, va_list ap)
+/* git with ARGS (and EXTRA, NULL-terminated, or NULL) in WORK, or with --git-dir GIT_DIR (and --work-tree WORK) */
+static int git_args(const char *git_dir, const char *work, struct strbuf *out, int quiet, const struct strvec *args,
+		    const char *const *extra)
 {
 	struct strvec argv = STRVEC_INIT;
-	const char *a;
 	int rc;
 
 	sv_push(&argv, "git");
@@ -29,11 +31,26 @@ static int gitv(const char *git_dir, const char *work, struct strbuf *out, int q
 		if (work)
 			sv_pushf(&argv, "--work-tree=%s", work);
 	}
-	while ((a = va_arg(ap, const char *)))
-		sv_push(&argv, a);
+	for (size_t i = 0; i < args->n; i++)
+		sv_push(&argv, args->v[i]);
+	for (size_t i = 0; extra && extra[i]; i++)
+		sv_push(&argv, extra[i]);
 	/* pathspecs are relative to the work tree */
 	rc = run_cmd((const char *const *)argv.v, work, out, quiet);
 	sv_clear(&argv);
+	return rc;
+}
+
+static int gitv(const char *git_dir, const char *work, struct strbuf *out, int quiet, va_list ap)
+{
+	struct strvec args = STRVEC_INIT;
+	const char *a;
+	int rc;
+
+	while ((a = va_arg(ap, const char *)))
+		sv_push(&args, a);
+	rc = git_args(git_dir, work, out, quiet, &args, NULL);
+	sv_clear(&args);
 	return rc;
 }
 
@@ -59,16 +76,6 @@ int scratch_git(const struct scratch *s, struct strbuf *out, int quiet, ...)
 	rc = s->work ? gitv(NULL, s->work, out, quiet, ap) : gitv(s->git_dir, NULL, out, quiet, ap);
 	va_end(ap);
 	return rc;
-}
-
-static char *trim(struct strbuf *sb)
-{
-	char *r = sb_detach(sb);
-	size_t n = strlen(r);
-
-	while (n && (r[n - 1] == '\n' || r[n - 1] == ' '))
-		r[--n] = '\0';
-	return r;
 }
 
 void scratch_identity(const char *name, const char *email, const char *date)
@@ -111,7 +118,7 @@ static void base_from_clone(struct scratch *s, const struct tree *t, bool quiet)
 	if (git_in(NULL, t->root, &out, true, "--no-optional-locks", "rev-parse", "--verify", "HEAD^{commit}",
 		   NULL) != 0)
 		die_code(EXIT_INPUT, "'%s' is a git clone without a HEAD commit", t->root);
-	s->base = trim(&out);
+	s->base = sb_detach_trimmed(&out);
 	if (git_in(NULL, t->root, &out, true, "--no-optional-locks", "status", "--porcelain", "-uno", NULL) == 0 &&
 	    out.len)
 		warning("'%s' has uncommitted changes: the series is based on HEAD (%.12s) without them", t->root,
@@ -123,7 +130,7 @@ static void base_from_clone(struct scratch *s, const struct tree *t, bool quiet)
 	if (git_in(s->git_dir, NULL, &out, true, "log", "-1", "--format=%ct", s->base, NULL) != 0)
 		die("cannot read the date of commit %s", s->base);
 	{
-		char *ct = trim(&out);
+		char *ct = sb_detach_trimmed(&out);
 
 		s->date = xasprintf("@%s +0000", ct);
 		free(ct);
@@ -131,69 +138,142 @@ static void base_from_clone(struct scratch *s, const struct tree *t, bool quiet)
 	s->from_git = true;
 }
 
-static void base_from_files(struct scratch *s, const struct tree *t, bool quiet)
+char *scratch_tree_date(const char *root)
 {
-	struct strbuf out = STRBUF_INIT;
 	struct stat st;
-	char *mk = path_join(t->root, "Makefile"), *msg;
+	char *mk = path_join(root, "Makefile");
 
 	if (stat(mk, &st) < 0)
 		die_code(EXIT_INPUT, "cannot stat '%s': %s", mk, strerror(errno));
 	free(mk);
-	s->date = xasprintf("@%lld +0000", (long long)st.st_mtime);
-	if (!is_dir(s->git_dir)) {
-		if (git_in(NULL, NULL, NULL, quiet, "init", "-q", "--bare", s->git_dir, NULL) != 0)
-			die("cannot create '%s'", s->git_dir);
+	return xasprintf("@%lld +0000", (long long)st.st_mtime);
+}
+
+/* A root commit of TREE_ID with MSG, polltax's identity and DATE, in GIT_DIR; the environment is left as it was. */
+static char *commit_tree(const char *git_dir, const char *tree_id, const char *msg, const char *date, bool quiet)
+{
+	static const char *const vars[] = { "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+					    "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE" };
+	char *saved[6];
+	struct strbuf out = STRBUF_INIT;
+	int rc;
+
+	for (int i = 0; i < 6; i++)
+		saved[i] = getenv(vars[i]) ? xstrdup(getenv(vars[i])) : NULL;
+	/* a fixed identity and date: the same tree gives the same commit */
+	scratch_identity("polltax", "polltax@localhost", date);
+	rc = git_in(git_dir, NULL, &out, quiet, "commit-tree", tree_id, "-m", msg, NULL);
+	for (int i = 0; i < 6; i++) {
+		if (saved[i])
+			setenv(vars[i], saved[i], 1);
+		else
+			unsetenv(vars[i]);
+		free(saved[i]);
+	}
+	if (rc != 0)
+		die("cannot commit tree %s in '%s'", tree_id, git_dir);
+	return sb_detach_trimmed(&out);
+}
+
+char *scratch_import(const char *git_dir, const char *root, const char *const *exclude, const char *ref,
+		     const char *msg, const char *date, bool quiet)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT;
+	int rc;
+
+	if (!is_dir(git_dir)) {
+		if (git_in(NULL, NULL, NULL, quiet, "init", "-q", "--bare", git_dir, NULL) != 0)
+			die("cannot create '%s'", git_dir);
+		/* no automatic gc in the middle of a run */
+		git_in(git_dir, NULL, NULL, true, "config", "gc.auto", "0", NULL);
 	}
 	/*
-	 * git add reads the tree and writes the index and objects of base.git
+	 * git add reads the tree and writes the index and objects of GIT_DIR
 	 * only.  -f: the tree's .gitignore files are not the tree's contents
 	 * (the top-level one of Debian's linux-source ignores everything).
 	 */
 	if (!quiet)
-		fprintf(stderr, "polltax: recording '%s' in '%s'\n", t->root, s->git_dir);
-	if (git_in(s->git_dir, t->root, NULL, quiet, "-c", "core.bare=false", "add", "-A", "-f", ".", NULL) != 0)
-		die("cannot record '%s' in '%s'", t->root, s->git_dir);
-	if (git_in(s->git_dir, t->root, &out, true, "-c", "core.bare=false", "rev-parse", "--verify", "-q",
-		   "refs/polltax/pristine", NULL) == 0 &&
-	    git_in(s->git_dir, t->root, NULL, true, "-c", "core.bare=false", "diff", "--cached", "--quiet",
-		   "refs/polltax/pristine", NULL) == 0) {
-		/* unchanged since the last run */
-	} else {
-		char *tree_id;
+		fprintf(stderr, "polltax: recording '%s' in '%s'\n", root, git_dir);
+	sv_push(&args, "-c");
+	sv_push(&args, "core.bare=false");
+	sv_push(&args, "add");
+	sv_push(&args, "-A");
+	sv_push(&args, "-f");
+	sv_push(&args, exclude ? "--" : ".");	/* (the pathspec "." alone, as before there were exclusions) */
+	if (exclude)
+		sv_push(&args, ".");
+	rc = git_args(git_dir, root, NULL, quiet, &args, exclude);
+	sv_clear(&args);
+	if (rc != 0)
+		die("cannot record '%s' in '%s'", root, git_dir);
+	if (git_in(git_dir, root, &out, true, "-c", "core.bare=false", "rev-parse", "--verify", "-q", ref, NULL) != 0 ||
+	    git_in(git_dir, root, NULL, true, "-c", "core.bare=false", "diff", "--cached", "--quiet", ref, NULL) != 0) {
+		char *tree_id, *c;
 
 		sb_reset(&out);
-		if (git_in(s->git_dir, t->root, &out, quiet, "-c", "core.bare=false", "write-tree", NULL) != 0)
-			die("cannot write the tree of '%s'", t->root);
-		tree_id = trim(&out);
+		if (git_in(git_dir, root, &out, quiet, "-c", "core.bare=false", "write-tree", NULL) != 0)
+			die("cannot write the tree of '%s'", root);
+		tree_id = sb_detach_trimmed(&out);
 		if (!strcmp(tree_id, "4b825dc642cb6eb9a060e54bf8d69288fbee4904"))
-			die_code(EXIT_INPUT, "no file of '%s' could be recorded in '%s'", t->root, s->git_dir);
-		msg = xasprintf("linux %s as found in the tree", t->version);
-		{
-			int rc;
-
-			/* a root commit with a fixed identity and date: the same tree gives the same commit */
-			sb_reset(&out);
-			scratch_identity("polltax", "polltax@localhost", s->date);
-			rc = git_in(s->git_dir, NULL, &out, quiet, "commit-tree", tree_id, "-m", msg, NULL);
-			if (rc != 0)
-				die("cannot commit the tree of '%s'", t->root);
-		}
-		{
-			char *c = trim(&out);
-
-			if (git_in(s->git_dir, NULL, NULL, quiet, "update-ref", "refs/polltax/pristine", c, NULL) != 0)
-				die("cannot update refs/polltax/pristine in '%s'", s->git_dir);
-			free(c);
-		}
+			die_code(EXIT_INPUT, "no file of '%s' could be recorded in '%s'", root, git_dir);
+		c = commit_tree(git_dir, tree_id, msg, date, quiet);
+		if (git_in(git_dir, NULL, NULL, quiet, "update-ref", ref, c, NULL) != 0)
+			die("cannot update %s in '%s'", ref, git_dir);
+		free(c);
 		free(tree_id);
-		free(msg);
 	}
 	sb_reset(&out);
-	if (git_in(s->git_dir, NULL, &out, true, "rev-parse", "refs/polltax/pristine", NULL) != 0)
-		die("no pristine commit in '%s'", s->git_dir);
-	s->base = trim(&out);
+	if (git_in(git_dir, NULL, &out, true, "rev-parse", ref, NULL) != 0)
+		die("no %s in '%s'", ref, git_dir);
+	return sb_detach_trimmed(&out);
+}
+
+static void base_from_files(struct scratch *s, const struct tree *t, bool quiet)
+{
+	char *msg = xasprintf("linux %s as found in the tree", t->version);
+
+	s->date = scratch_tree_date(t->root);
+	s->base = scratch_import(s->git_dir, t->root, NULL, "refs/polltax/pristine", msg, s->date, quiet);
 	s->from_git = false;
+	free(msg);
+}
+
+void scratch_lock(const char *dir, bool wait, bool quiet)
+{
+	char *lk = path_join(dir, "lock");
+	int fd = open(lk, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		die("cannot open '%s': %s", lk, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (!wait)
+			die("'%s' is in use by another polltax (or cannot be locked)", dir);
+		if (!quiet)
+			fprintf(stderr, "polltax: waiting for another polltax working in '%s'\n", dir);
+		if (flock(fd, LOCK_EX) < 0)
+			die("cannot lock '%s': %s", lk, strerror(errno));
+	}
+	free(lk);
+	/* FD stays open: the lock is held until the process exits */
+}
+
+bool scratch_worktree_add(const char *git_dir, const char *path, const char *commit, bool quiet)
+{
+	char *dotgit = path_join(path, ".git");
+	bool added = !is_file(dotgit);
+
+	if (added) {
+		if (is_dir(path))
+			rm_rf(path);	/* what an interrupted "worktree add" left */
+		if (!quiet)
+			fprintf(stderr, "polltax: checking out %.12s in '%s'\n", commit, path);
+		git_in(git_dir, NULL, NULL, true, "worktree", "prune", NULL);
+		if (git_in(git_dir, NULL, NULL, quiet, "worktree", "add", "-q", "--detach", "-f", path, commit, NULL) != 0)
+			die("cannot check out %s in '%s'", commit, path);
+	}
+	free(dotgit);
+	return added;
 }
 
 void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool quiet)
@@ -209,24 +289,8 @@ void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool
 	s->git_dir = path_join(s->dir, "base.git");
 	if (mkdir_p(s->dir) < 0)
 		die("cannot create '%s': %s", s->dir, strerror(errno));
-	{
-		/*
-		 * One polltax at a time per tree: base.git and the work trees are
-		 * shared.  The lock is held until the process exits.
-		 */
-		char *lk = path_join(s->dir, "lock");
-		int fd = open(lk, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-
-		if (fd < 0)
-			die("cannot open '%s': %s", lk, strerror(errno));
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			if (!quiet)
-				fprintf(stderr, "polltax: waiting for another polltax working in '%s'\n", s->dir);
-			if (flock(fd, LOCK_EX) < 0)
-				die("cannot lock '%s': %s", lk, strerror(errno));
-		}
-		free(lk);
-	}
+	/* one polltax at a time per tree: base.git and the work trees are shared */
+	scratch_lock(s->dir, true, quiet);
 	if (t->is_git && (is_dir(dotgit) || is_file(dotgit)))
 		base_from_clone(s, t, quiet);
 	else
@@ -234,14 +298,7 @@ void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool
 	free(dotgit);
 
 	s->work = path_join(s->dir, use);
-	if (!is_dir(s->work)) {
-		if (!quiet)
-			fprintf(stderr, "polltax: checking out %.12s in '%s'\n", s->base, s->work);
-		git_in(s->git_dir, NULL, NULL, true, "worktree", "prune", NULL);
-		if (git_in(s->git_dir, NULL, NULL, quiet, "worktree", "add", "-q", "--detach", "-f", s->work, s->base,
-			   NULL) != 0)
-			die("cannot check out %s in '%s'", s->base, s->work);
-	} else {
+	if (!scratch_worktree_add(s->git_dir, s->work, s->base, quiet)) {
 		/* git am may have stopped half way in an earlier run */
 		git_in(NULL, s->work, NULL, true, "am", "--abort", NULL);
 		if (git_in(NULL, s->work, NULL, quiet, "checkout", "-q", "-f", "--detach", s->base, NULL) != 0 ||
@@ -302,7 +359,7 @@ static char *unpack_scripts(bool quiet)
 	char *r = NULL;
 
 	if (glob("/usr/src/linux-source-*.tar.xz", 0, NULL, &g) != 0) {
-		char *ep = xasprintf("%s/tool/ensure-packages", pipeline_data_dir());
+		char *ep = xasprintf("%s/tool/ensure-packages", data_dir());
 		const char *argv[] = { ep, "linux-source-6.12", NULL };
 
 		if (run_cmd(argv, NULL, NULL, quiet) != 0 ||

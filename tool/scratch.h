@@ -33,6 +33,26 @@ struct scratch {
 void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool quiet);
 void scratch_free(struct scratch *s);
 
+/*
+ * The pieces scratch_open() is made of, which the boot test's own layout
+ * (boot_kernel.c) uses too:
+ */
+/* Hold DIR/lock until the process exits; WAIT for another polltax holding it, or die at once. */
+void scratch_lock(const char *dir, bool wait, bool quiet);
+/* "@<mtime of ROOT/Makefile> +0000": the date of every commit made from the tree. */
+char *scratch_tree_date(const char *root);
+/*
+ * Record the files of ROOT in the bare repository GIT_DIR (created when
+ * missing): "git add -A -f" reads ROOT and writes only GIT_DIR, leaving
+ * out the pathspecs EXCLUDE (NULL-terminated, or NULL).  When the files
+ * differ from REF (or there is no REF), a root commit of them with MSG,
+ * polltax's identity and DATE becomes REF.  Returns REF's commit.
+ */
+char *scratch_import(const char *git_dir, const char *root, const char *const *exclude, const char *ref,
+		     const char *msg, const char *date, bool quiet);
+/* Add the worktree PATH of GIT_DIR at COMMIT (detached) unless it is one already: true when it was added. */
+bool scratch_worktree_add(const char *git_dir, const char *path, const char *commit, bool quiet);
+
 /* Run git in the work tree (or with --git-dir when WORK is NULL); 0 or git's exit status.  QUIET: int, as va_start() needs. */
 int scratch_git(const struct scratch *s, struct strbuf *out, int quiet, ...) __attribute__((sentinel));
 

@@ -12,6 +12,8 @@
 #include "kbuild.h"
 #include "pipeline.h"
 #include "series.h"
+#include "json_util.h"
+#include "strutil.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -32,23 +34,6 @@ void series_progress(const struct series_opts *o, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static char *trimmed(struct strbuf *sb)
-{
-	char *r = sb_detach(sb);
-	size_t n = strlen(r);
-
-	while (n && (r[n - 1] == '\n' || r[n - 1] == ' '))
-		r[--n] = '\0';
-	return r;
-}
-
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 /* "Name <mail>" from --signoff or git's configuration of the tree. */
 static void identity(const struct series_opts *o, const struct tree *t, char **name, char **email)
 {
@@ -61,7 +46,7 @@ static void identity(const struct series_opts *o, const struct tree *t, char **n
 		const char *ae[] = { "git", "config", "user.email", NULL };
 
 		if (run_cmd(an, t->root, &n, true) == 0 && run_cmd(ae, t->root, &e, true) == 0) {
-			char *nn = trimmed(&n), *ee = trimmed(&e);
+			char *nn = sb_detach_trimmed(&n), *ee = sb_detach_trimmed(&e);
 
 			if (*nn && *ee)
 				fromgit = xasprintf("%s <%s>", nn, ee);
@@ -143,17 +128,17 @@ static json_t *plan_commands(json_t *p)
 	size_t i;
 
 	sb_addf(&sb, "spatch --sp-file cocci/poll_mask.cocci -D patch -D fn=%s -D mask_fn=%s -D ev=%s "
-		"--no-includes --keep-comments --in-place", str(p, "function"), str(p, "mask_fn"), str(p, "events"));
+		"--no-includes --keep-comments --in-place", jstr(p, "function"), jstr(p, "mask_fn"), jstr(p, "events"));
 	json_array_foreach(json_object_get(p, "files"), i, x)
 		sb_addf(&sb, " %s", json_string_value(x));
 	json_array_append_new(a, json_string(sb.buf));
 	json_array_foreach(json_object_get(p, "sites"), i, x) {
 		sb_reset(&sb);
 		sb_addf(&sb, "spatch --sp-file cocci/f_poll_head.cocci -D anchor_%s -D site=%s -D head='%s'",
-			str(x, "anchor"), str(x, "function"), str(x, "head"));
+			jstr(x, "anchor"), jstr(x, "function"), jstr(x, "head"));
 		json_object_foreach(json_object_get(x, "vars"), k, v)
 			sb_addf(&sb, " -D %s=%s", k, json_string_value(v));
-		sb_addf(&sb, " --no-includes --keep-comments --in-place %s", str(x, "file"));
+		sb_addf(&sb, " --no-includes --keep-comments --in-place %s", jstr(x, "file"));
 		json_array_append_new(a, json_string(sb.buf));
 	}
 	sb_release(&sb);
@@ -297,7 +282,7 @@ static json_t *in_section(struct series_run *r, json_t *impls)
 	size_t i;
 
 	json_array_foreach(impls, i, x) {
-		char *sec = maint_section(&r->m, str(x, "file"));
+		char *sec = maint_section(&r->m, jstr(x, "file"));
 
 		if (!strcmp(sec, r->o->section))
 			json_array_append(keep, x);
@@ -321,7 +306,7 @@ static void plan_groups(struct series_run *r, struct convert *cv, struct config 
 	json_array_foreach(impls, i, x) {
 		json_t *p;
 
-		if (o->only.n && !sv_contains(&o->only, str(x, "function")))
+		if (o->only.n && !sv_contains(&o->only, jstr(x, "function")))
 			continue;
 		p = convert_plan(cv, x);
 		if (json_is_true(json_object_get(p, "ok")) && !configured(cfg, p)) {
@@ -334,7 +319,7 @@ static void plan_groups(struct series_run *r, struct convert *cv, struct config 
 			json_array_append_new(r->refused, p);
 			continue;
 		}
-		json_array_append_new(group_for(r, maint_section(&r->m, str(x, "file")), str(x, "file"))->plans, p);
+		json_array_append_new(group_for(r, maint_section(&r->m, jstr(x, "file")), jstr(x, "file"))->plans, p);
 	}
 	qsort(r->groups, r->ngroups, sizeof(*r->groups), cmp_group);
 	json_decref(impls);
@@ -346,7 +331,7 @@ static void push_head(struct series_run *r, char **commit)
 	char *c;
 
 	scratch_git(&r->s, &out, true, "rev-parse", "HEAD", NULL);
-	c = trimmed(&out);
+	c = sb_detach_trimmed(&out);
 	json_array_append_new(r->commits, json_string(c));
 	if (commit)
 		*commit = c;
@@ -385,8 +370,8 @@ static void commit_group(struct series_run *r, struct convert *cv, struct series
 		return;
 	}
 	json_array_foreach(g->done, i, x)
-		if (!sv_contains(&pollfiles, str(x, "file")))
-			sv_push(&pollfiles, str(x, "file"));
+		if (!sv_contains(&pollfiles, jstr(x, "file")))
+			sv_push(&pollfiles, jstr(x, "file"));
 	prefix = maint_prefix(&r->m, &pollfiles);
 	sv_clear(&pollfiles);
 	msg = series_commit_message(prefix, g->section, g->done, r->signoff);

@@ -13,6 +13,8 @@
  */
 #define _GNU_SOURCE
 #include "tree.h"
+#include "kbuild.h"
+#include "strutil.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -127,45 +129,6 @@ void tree_free(struct tree *t)
 }
 
 /* ---- flags ------------------------------------------------------------------------ */
-
-/* Split a shell command line (compile_commands.json "command"). */
-static void shell_split(const char *s, struct strvec *out)
-{
-	struct strbuf w = STRBUF_INIT;
-	bool in = false;
-	char q = 0;
-
-	for (; *s; s++) {
-		if (q) {
-			if (*s == q)
-				q = 0;
-			else if (*s == '\\' && q == '"' && s[1])
-				sb_addc(&w, *++s);
-			else
-				sb_addc(&w, *s);
-			continue;
-		}
-		if (*s == '\'' || *s == '"') {
-			q = *s;
-			in = true;
-		} else if (*s == '\\' && s[1]) {
-			sb_addc(&w, *++s);
-			in = true;
-		} else if (*s == ' ' || *s == '\t' || *s == '\n') {
-			if (in) {
-				sv_push(out, w.buf ? w.buf : "");
-				sb_reset(&w);
-				in = false;
-			}
-		} else {
-			sb_addc(&w, *s);
-			in = true;
-		}
-	}
-	if (in)
-		sv_push(out, w.buf ? w.buf : "");
-	sb_release(&w);
-}
 
 /* Keep the preprocessor-relevant flags; make -I paths absolute against DIR. */
 static void keep_flags(char **argv, size_t n, const char *dir, struct strvec *out)
@@ -455,28 +418,12 @@ static void run_prepare(struct flags *f, const struct tree *t, const struct prep
 	free(stamp);
 }
 
-/* A directory's Kbuild or Makefile, as makefile_flags() reads it. */
-struct mkfile {
-	char *text;		/* as written; NULL: the directory has neither */
-	struct strvec all;	/* the -I/-D flags of its ccflags and subdir-ccflags, in order */
-	struct strvec sub;	/* those of its subdir-ccflags alone */
-};
-
-/* Every directory's mkfile read so far, for one struct flags. */
-struct mkfiles {
-	json_t *index;		/* directory -> its index in file */
-	struct mkfile *file;
-	size_t n;
-};
-
 void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts *o)
 {
 	char *p;
 
 	memset(f, 0, sizeof(*f));
 	f->config = xstrdup(o && o->config ? o->config : "allmodconfig");
-	f->mk = xcalloc(1, sizeof(*f->mk));
-	f->mk->index = json_object();
 	if (!(o && o->trace_bodies))
 		trace_remap(t, &f->remap);
 	parse_remap_set(&f->remap);
@@ -517,6 +464,7 @@ void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts
 		f->build = xstrdup(t->root);
 		free(p);
 		kernel_common_flags(f, t);
+		f->kb = kbuild_new(t->root, f->build);
 		return;
 	}
 	free(p);
@@ -534,336 +482,7 @@ void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts
 	if (!prepared(f->build))
 		run_prepare(f, t, o);
 	kernel_common_flags(f, t);
-}
-
-/*
- * A Makefile's variables as make has read them so far: NAME and its value
- * (unexpanded, as "=" and "+=" keep it; ":=" expands it at once), and the
- * flavour of each variable assigned so far, its own or a ccflags one.
- */
-struct mkvars {
-	struct strvec name, value;
-	struct strvec simple, recursive;	/* first set with ":=", or with "=", "+=", "?=" */
-};
-
-/*
- * Does make expand the value of NAME OP VALUE at once?  For ":=", and for
- * "+=" to a variable first set with ":="; any other value is expanded
- * where the variable is used.  Records NAME's flavour when it is new.
- */
-static bool mk_now(struct mkvars *mv, const char *name, const char *op)
-{
-	if (!sv_contains(&mv->simple, name) && !sv_contains(&mv->recursive, name))
-		sv_push(op[0] == ':' ? &mv->simple : &mv->recursive, name);
-	return op[0] == ':' || (op[0] == '+' && sv_contains(&mv->simple, name));
-}
-
-#define MK_UNKNOWN '\001'	/* what polltax cannot know expands to */
-
-static void mk_expand(const struct flags *f, const struct tree *t, const char *dir, const struct mkvars *mv,
-		      const char *s, const char *end, int depth, struct strbuf *out);
-
-/* The value of variable NAME (N long) into OUT, expanded; MK_UNKNOWN when polltax cannot know it. */
-static void mk_var(const struct flags *f, const struct tree *t, const char *dir, const struct mkvars *mv,
-		   const char *name, size_t n, int depth, struct strbuf *out)
-{
-	static const char *const builtin[] = { "srctree", "src", "obj", "objtree", NULL };
-	size_t k;
-
-	for (int b = 0; builtin[b]; b++) {
-		if (strlen(builtin[b]) != n || strncmp(name, builtin[b], n))
-			continue;
-		if (b == 0)
-			sb_adds(out, t->root);
-		else if (b == 1)	/* relative, as older trees' "$(srctree)/$(src)" needs */
-			sb_adds(out, dir);
-		else if (b == 2)
-			sb_addf(out, "%s/%s", f->build, dir);
-		else
-			sb_adds(out, f->build);
-		return;
-	}
-	for (k = mv->name.n; k-- > 0;)
-		if (strlen(mv->name.v[k]) == n && !strncmp(mv->name.v[k], name, n))
-			break;
-	if (k == (size_t)-1 || depth >= 8) {
-		sb_addc(out, MK_UNKNOWN);
-		return;
-	}
-	mk_expand(f, t, dir, mv, mv->value.v[k], mv->value.v[k] + strlen(mv->value.v[k]), depth + 1, out);
-}
-
-/*
- * S..END with its variable references expanded: $(srctree), $(src) (the
- * directory, relative: a relative -I is the tree's), $(obj), $(objtree),
- * and the Makefile's own variables.  A function
- * ($(call ...), $(shell ...)), an automatic variable or a variable set
- * elsewhere (the configuration's CONFIG_ ones) is MK_UNKNOWN.
- */
-static void mk_expand(const struct flags *f, const struct tree *t, const char *dir, const struct mkvars *mv,
-		      const char *s, const char *end, int depth, struct strbuf *out)
-{
-	while (s < end) {
-		char open, close;
-		int level = 1;
-		const char *name, *q;
-
-		if (*s != '$' || s + 1 >= end) {
-			sb_addc(out, *s++);
-			continue;
-		}
-		if (s[1] == '$') {
-			sb_addc(out, '$');
-			s += 2;
-			continue;
-		}
-		if (s[1] != '(' && s[1] != '{') {	/* $@, $<, $X */
-			sb_addc(out, MK_UNKNOWN);
-			s += 2;
-			continue;
-		}
-		open = s[1];
-		close = open == '(' ? ')' : '}';
-		name = s + 2;
-		for (q = name; q < end && level; q++)
-			level += *q == open ? 1 : *q == close ? -1 : 0;
-		if (level) {		/* unbalanced: the rest is unknown */
-			sb_addc(out, MK_UNKNOWN);
-			return;
-		}
-		/* q is just past the closing parenthesis */
-		if (strcspn(name, " \t:$") >= (size_t)(q - 1 - name))
-			mk_var(f, t, dir, mv, name, (size_t)(q - 1 - name), depth, out);
-		else
-			sb_addc(out, MK_UNKNOWN);
-		s = q;
-	}
-}
-
-/* Record the assignment NAME OP VALUE (OP: "=", ":=", "::=", "+=", "?="). */
-static void mk_assign(const struct flags *f, const struct tree *t, const char *dir, struct mkvars *mv,
-		      const char *name, const char *op, const char *value)
-{
-	struct strbuf v = STRBUF_INIT;
-	size_t k;
-
-	for (k = mv->name.n; k-- > 0;)
-		if (!strcmp(mv->name.v[k], name))
-			break;
-	if (k != (size_t)-1 && op[0] == '?')
-		return;
-	if (mk_now(mv, name, op))
-		mk_expand(f, t, dir, mv, value, value + strlen(value), 0, &v);
-	else
-		sb_adds(&v, value);
-	if (k != (size_t)-1 && op[0] == '+') {
-		char *old = mv->value.v[k];
-
-		mv->value.v[k] = xasprintf("%s %s", old, v.buf ? v.buf : "");
-		free(old);
-	} else if (k != (size_t)-1) {
-		free(mv->value.v[k]);
-		mv->value.v[k] = xstrdup(v.buf ? v.buf : "");
-	} else {
-		sv_push(&mv->name, name);
-		sv_push(&mv->value, v.buf ? v.buf : "");
-	}
-	sb_release(&v);
-}
-
-/*
- * Split logical line L (continuations joined, comment cut) into the
- * assigned *NAME (trimmed, allocated), its operator *OP and *VALUE; false
- * when L assigns nothing (a rule, a directive, a recipe).
- */
-static bool mk_split(char *l, char **name, const char **op, char **value)
-{
-	static const char *const ops[] = { "::=", ":=", "+=", "?=", "=", NULL };
-	char *e;
-	int level = 0;
-
-	while (*l == ' ' || *l == '\t')
-		l++;
-	if (!strncmp(l, "export ", 7) || !strncmp(l, "override ", 9))
-		l = strchr(l, ' ') + 1;
-	for (e = l; *e; e++) {
-		if (*e == '(' || *e == '{')
-			level++;
-		else if ((*e == ')' || *e == '}') && level)
-			level--;
-		else if (!level && strchr("=:+?", *e))
-			break;
-	}
-	*op = NULL;
-	for (int k = 0; *e && ops[k] && !*op; k++)
-		if (!strncmp(e, ops[k], strlen(ops[k])))
-			*op = ops[k];
-	if (!*op)
-		return false;	/* no '=', or a rule "target: prerequisites" */
-	*value = e + strlen(*op);
-	while (**value == ' ' || **value == '\t')
-		(*value)++;
-	while (e > l && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	if (e == l)
-		return false;
-	*name = xstrndup(l, (size_t)(e - l));
-	return true;
-}
-
-/*
- * The -I/-D flags of a ccflags VALUE, expanded with the variables MV (NULL:
- * it is already); those polltax cannot know are left out.
- */
-static void mk_cflags(const struct flags *f, const struct tree *t, const char *dir, const struct mkvars *mv,
-		      const char *value, struct strvec *out)
-{
-	struct strbuf ex = STRBUF_INIT;
-	struct strvec w = STRVEC_INIT;
-
-	if (mv)
-		mk_expand(f, t, dir, mv, value, value + strlen(value), 0, &ex);
-	else
-		sb_adds(&ex, value);
-	shell_split(ex.buf ? ex.buf : "", &w);
-	for (size_t i = 0; i < w.n; i++) {
-		const char *a = w.v[i], *val;
-
-		if (strncmp(a, "-I", 2) && strncmp(a, "-D", 2))
-			continue;
-		val = a[2] ? a + 2 : (i + 1 < w.n ? w.v[++i] : "");
-		if (!*val || strchr(val, MK_UNKNOWN))
-			continue;
-		if (a[1] == 'I' && val[0] != '/')
-			sv_pushf(out, "-I%s/%s", t->root, val);
-		else
-			sv_pushf(out, "-%c%s", a[1], val);
-	}
-	sv_clear(&w);
-	sb_release(&ex);
-}
-
-/* Does Makefile text BUF name object OBJ ("pci/foo.o") as a word? */
-static bool names_object(const char *buf, const char *obj)
-{
-	size_t n = strlen(obj);
-
-	for (const char *q = strstr(buf, obj); q; q = strstr(q + 1, obj))
-		if ((q == buf || strchr(" \t=", q[-1])) && (!q[n] || strchr(" \t\\\n", q[n])))
-			return true;
-	return false;
-}
-
-/*
- * Read directory DIR's Kbuild, or its Makefile when there is no Kbuild (as
- * kbuild does: scripts/Makefile.build's kbuild-file), into M: continued
- * lines joined, comments cut, and the Makefile's own variables (such as
- * "-I$(FULL_AMD_PATH)/include" or "$(INCLUDES) $(DEFINES)") expanded as
- * make does, where the line is when the ccflags variable was first set
- * with ":=", with their last values otherwise.
- */
-static void mk_read(const struct flags *f, const struct tree *t, const char *dir, struct mkfile *m)
-{
-	static const char *const names[] = { "Kbuild", "Makefile", NULL };
-	struct mkline {
-		char *value;	/* expanded already (now), or to be at the end */
-		bool now, sub;
-	} *line = NULL;
-	size_t nline = 0, len;
-	struct mkvars mv = { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT };
-	char *buf = NULL;
-
-	for (int n = 0; names[n] && !buf; n++) {
-		char *mk = xasprintf("%s/%s/%s", t->root, dir, names[n]);
-
-		if (read_file(mk, &buf, &len) < 0)
-			buf = NULL;
-		free(mk);
-	}
-	if (!buf)
-		return;
-	m->text = xstrdup(buf);
-	/* a backslash-newline is a blank */
-	for (size_t i = 0; i + 1 < len; i++) {
-		size_t k = buf[i + 1] == '\r' && i + 2 < len ? 2 : 1;
-
-		if (buf[i] == '\\' && buf[i + k] == '\n')
-			memset(buf + i, ' ', k + 1);
-	}
-	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *hash = strchr(l, '#'), *name, *value;
-		const char *op;
-
-		if (hash)
-			*hash = '\0';
-		if (!mk_split(l, &name, &op, &value))
-			continue;
-		if ((strstr(name, "ccflags") && !strstr(name, "remove")) || strstr(name, "EXTRA_CFLAGS")) {
-			struct mkline *ml;
-
-			line = xrealloc(line, (nline + 1) * sizeof(*line));
-			ml = &line[nline++];
-			ml->sub = strstr(name, "subdir-ccflags") != NULL;
-			ml->now = mk_now(&mv, name, op);
-			if (ml->now) {
-				struct strbuf ex = STRBUF_INIT;
-
-				mk_expand(f, t, dir, &mv, value, value + strlen(value), 0, &ex);
-				ml->value = ex.buf ? sb_detach(&ex) : xstrdup("");
-			} else {
-				ml->value = xstrdup(value);
-			}
-		} else if (!strpbrk(name, "$ \t")) {
-			mk_assign(f, t, dir, &mv, name, op, value);
-		}
-		free(name);
-	}
-	for (size_t k = 0; k < nline; k++) {
-		size_t from = m->all.n;
-
-		mk_cflags(f, t, dir, line[k].now ? NULL : &mv, line[k].value, &m->all);
-		for (size_t i = from; line[k].sub && i < m->all.n; i++)
-			sv_push(&m->sub, m->all.v[i]);
-		free(line[k].value);
-	}
-	free(line);
-	sv_clear(&mv.name);
-	sv_clear(&mv.value);
-	sv_clear(&mv.simple);
-	sv_clear(&mv.recursive);
-	free(buf);
-}
-
-/*
- * -I/-D flags that directory DIR's Kbuild or Makefile adds (mk_read(),
- * once per directory): ccflags-y, subdir-ccflags-y, and
- * ccflags-$(CONFIG_...) whatever the configuration.  DIR is the file's own
- * directory (OBJ NULL), or one above it: then only its subdir-ccflags
- * apply, unless it builds the file's object OBJ itself ("pci/foo.o", as
- * kbuild lets a Makefile do), and its ccflags too.
- */
-static void makefile_flags(const struct flags *f, const struct tree *t, const char *dir, const char *obj,
-			   struct strvec *out)
-{
-	struct mkfiles *c = f->mk;
-	json_t *at = json_object_get(c->index, dir);
-	const struct mkfile *m;
-	const struct strvec *v;
-
-	if (!at) {
-		c->file = xrealloc(c->file, (c->n + 1) * sizeof(*c->file));
-		memset(&c->file[c->n], 0, sizeof(*c->file));
-		mk_read(f, t, dir, &c->file[c->n]);
-		json_object_set_new(c->index, dir, json_integer((json_int_t)c->n));
-		at = json_object_get(c->index, dir);
-		c->n++;
-	}
-	m = &c->file[json_integer_value(at)];
-	if (!m->text)
-		return;
-	v = !obj || names_object(m->text, obj) ? &m->all : &m->sub;
-	for (size_t i = 0; i < v->n; i++)
-		sv_push(out, v->v[i]);
+	f->kb = kbuild_new(t->root, f->build);
 }
 
 bool flags_for(const struct flags *f, const struct tree *t, const char *rel, struct strvec *out)
@@ -900,11 +519,11 @@ bool flags_for(const struct flags *f, const struct tree *t, const char *rel, str
 				if (has_suffix(obj, ".c"))
 					obj[strlen(obj) - 1] = 'o';	/* foo.c: foo.o */
 				*s = '\0';
-				makefile_flags(f, t, dir, obj, out);
+				kbuild_flags(f->kb, dir, obj, out);
 				*s = '/';
 				free(obj);
 			}
-			makefile_flags(f, t, dir, NULL, out);
+			kbuild_flags(f->kb, dir, NULL, out);
 		}
 		free(dir);
 	}
@@ -937,16 +556,7 @@ void flags_free(struct flags *f)
 		parse_remap_set(NULL);
 	free(f->remap.path);
 	free(f->remap.text);
-	for (size_t i = 0; f->mk && i < f->mk->n; i++) {
-		free(f->mk->file[i].text);
-		sv_clear(&f->mk->file[i].all);
-		sv_clear(&f->mk->file[i].sub);
-	}
-	if (f->mk) {
-		json_decref(f->mk->index);
-		free(f->mk->file);
-		free(f->mk);
-	}
+	kbuild_close(f->kb);
 	json_decref(f->ccdb);
 	sv_clear(&f->common);
 }

@@ -20,7 +20,7 @@ struct tree {
 	bool is_git;
 };
 
-struct mkfiles;
+struct kbuild;
 
 struct flags {
 	enum { FLAGS_CCDB, FLAGS_FILE, FLAGS_INTREE, FLAGS_PREPARED } kind;
@@ -30,7 +30,7 @@ struct flags {
 	struct strvec common;	/* flags shared by every file (other kinds) */
 	char *config;		/* allmodconfig, ... */
 	struct remap remap;	/* tracepoint.h as parsed (trace_remap()) */
-	struct mkfiles *mk;	/* each directory's Kbuild or Makefile, read once (tree.c) */
+	struct kbuild *kb;	/* the makefiles' ccflags (kbuild.h); NULL for the first two kinds */
 };
 
 /* Fills T or dies with EXIT_INPUT and a message saying what is missing. */

@@ -4,6 +4,7 @@
  * builds, sparse before and after, checkpatch --strict, patch by patch.
  */
 #define _GNU_SOURCE
+#include "kbuild.h"
 #include "unity.h"
 #include "verify.h"
 
@@ -178,79 +179,11 @@ struct builder {
 	bool kbuild;
 	const char *work;
 	char *build;		/* O= (kbuild) */
+	struct kbuild *kb;	/* the work tree's makefiles: the make targets */
 	struct strvec flags;	/* compile_flags.txt (fixture) */
 	int jobs;
 	bool quiet;
 };
-
-/*
- * The make target of REL (a .c file, relative to WORK).  A directory whose
- * Makefile has no obj- line is not a Kbuild directory of its own: its files
- * are built from a sibling's Makefile through "../DIR/" (amdgpu builds
- * ../amdkfd/), and only that path gets the sibling's flags.
- */
-static char *kbuild_target(const char *work, const char *rel)
-{
-	char *d = xstrdup(rel), *slash = strrchr(d, '/'), *mk, *text = NULL, *res = NULL;
-	const char *name, *base;
-	char *parent, *ps;
-
-	if (!slash)
-		goto plain;
-	*slash = '\0';
-	base = slash + 1;
-	mk = xasprintf("%s/%s/Makefile", work, d);
-	if (read_file(mk, &text, NULL) != 0 || strstr(text, "obj-")) {
-		free(mk);
-		free(text);
-		goto plain;
-	}
-	free(mk);
-	free(text);
-	parent = xstrdup(d);
-	ps = strrchr(parent, '/');
-	if (!ps) {
-		free(parent);
-		goto plain;
-	}
-	*ps = '\0';
-	name = ps + 1;
-	{
-		char *pdir = xasprintf("%s/%s", work, parent), *needle = xasprintf("../%s", name);
-		DIR *dir = opendir(pdir);
-		struct dirent *de;
-		struct strvec subs = STRVEC_INIT;
-
-		while (dir && (de = readdir(dir)))
-			if (de->d_name[0] != '.' && strcmp(de->d_name, name))
-				sv_push(&subs, de->d_name);
-		if (dir)
-			closedir(dir);
-		sv_sort(&subs);
-		for (size_t i = 0; i < subs.n && !res; i++) {
-			char *smk = xasprintf("%s/%s/Makefile", pdir, subs.v[i]), *st = NULL;
-
-			if (read_file(smk, &st, NULL) == 0 && strstr(st, needle))
-				res = xasprintf("%s/%s/../%s/%.*so", parent, subs.v[i], name,
-						(int)strlen(base) - 1, base);
-			free(st);
-			free(smk);
-		}
-		sv_clear(&subs);
-		free(needle);
-		free(pdir);
-	}
-	free(parent);
-	if (res) {
-		free(d);
-		return res;
-	}
-plain:
-	free(d);
-	res = xstrdup(rel);
-	res[strlen(res) - 1] = 'o';
-	return res;
-}
 
 static int build_units(struct builder *b, const struct strvec *cfiles, struct strbuf *log);
 
@@ -293,7 +226,7 @@ static int build_units(struct builder *b, const struct strvec *cfiles, struct st
 		sv_pushf(&argv, "O=%s", b->build);
 		sv_push(&argv, "C=2");
 		for (size_t i = 0; i < cfiles->n; i++) {
-			char *o = kbuild_target(b->work, cfiles->v[i]);
+			char *o = kbuild_target(b->kb, cfiles->v[i]);
 
 			sv_push(&argv, o);
 			free(o);
@@ -515,6 +448,7 @@ static void builder_setup(struct verify *v, const struct tree *t)
 	b->quiet = v->o->quiet;
 	if (is_file(mb)) {
 		b->kbuild = true;
+		b->kb = kbuild_new(v->s.work, NULL);
 		prepare_kbuild(b, &v->s, v->o->config, v->o->quiet);
 	} else if (is_file(cf)) {
 		char *text;
@@ -756,6 +690,8 @@ void verify_close(struct verify *v)
 	sv_clear(&v->st->base_w);
 	sv_clear(&v->st->b.flags);
 	free(v->st->b.build);
+	if (v->st->b.kb)
+		kbuild_close(v->st->b.kb);
 	free(v->st);
 	scratch_free(&v->s);
 }

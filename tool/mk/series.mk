@@ -8,9 +8,9 @@ OBJS += \
 	$(BUILD)/obj/convert_apply.o \
 	$(BUILD)/obj/convert_frame.o \
 	$(BUILD)/obj/convert_site.o \
+	$(BUILD)/obj/convert_tree.o \
 	$(BUILD)/obj/cfacts.o \
 	$(BUILD)/obj/headexpr.o \
-	$(BUILD)/obj/kbuild.o \
 	$(BUILD)/obj/maintainers.o \
 	$(BUILD)/obj/pipeline.o \
 	$(BUILD)/obj/scratch.o \

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * convert_tree.c - what the convert stage reads of the tree: a file's
+ * text, its facts (cocci/poll_facts.cocci through cfacts.c), and which
+ * files mention a name (git grep, or grep outside a clone), cached in
+ * struct convert.  See convert_int.h.
+ */
+#include "convert_int.h"
+#include "cfacts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* .c and .h files of the tree that mention NAME (as a word), cached. */
+json_t *cv_refs_of(struct convert *c, const char *name)
+{
+	json_t *r = json_object_get(c->refs, name);
+	struct strbuf out = STRBUF_INIT;
+	char *gitdir = path_join(c->root, ".git");
+	int rc;
+
+	if (r)
+		return r;
+	if (is_dir(gitdir) || is_file(gitdir)) {
+		const char *argv[] = { "git", "grep", "-l", "-w", "-F", "-e", name, "--", "*.c", "*.h", NULL };
+
+		rc = run_cmd(argv, c->root, &out, true);
+	} else {
+		const char *argv[] = { "grep", "-r", "-l", "-w", "-F", "--include=*.c", "--include=*.h", "-e", name,
+				       ".", NULL };
+
+		rc = run_cmd(argv, c->root, &out, true);
+	}
+	free(gitdir);
+	r = json_array();
+	if (rc == 0 || rc == 1) {
+		struct strvec files = STRVEC_INIT;
+
+		for (const char *l = out.buf; l && *l;) {
+			const char *e = strchr(l, '\n');
+			char *f = xstrndup(l, e ? (size_t)(e - l) : strlen(l));
+
+			sv_push(&files, !strncmp(f, "./", 2) ? f + 2 : f);
+			free(f);
+			l = e ? e + 1 : NULL;
+		}
+		sv_sort(&files);
+		for (size_t i = 0; i < files.n; i++)
+			json_array_append_new(r, json_string(files.v[i]));
+		sv_clear(&files);
+	}
+	sb_release(&out);
+	json_object_set_new(c->refs, name, r);
+	return r;
+}
+
+/* Which files mention each of NAMES, in one grep over the tree (cv_refs_of() then answers from the cache). */
+void cv_refs_prefetch(struct convert *c, const struct strvec *names)
+{
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *gitdir = path_join(c->root, ".git");
+	bool git = is_dir(gitdir) || is_file(gitdir);
+	json_t *found = json_object(), *v;
+	const char *k;
+	int rc;
+
+	if (git) {
+		sv_push(&argv, "git");
+		sv_push(&argv, "grep");
+	} else {
+		sv_push(&argv, "grep");
+		sv_push(&argv, "-r");
+		sv_push(&argv, "--include=*.c");
+		sv_push(&argv, "--include=*.h");
+	}
+	sv_push(&argv, "-o");
+	sv_push(&argv, "-w");
+	sv_push(&argv, "-F");
+	for (size_t i = 0; i < names->n; i++) {
+		sv_push(&argv, "-e");
+		sv_push(&argv, names->v[i]);
+		json_object_set_new(found, names->v[i], json_object());
+	}
+	if (git) {
+		sv_push(&argv, "--");
+		sv_push(&argv, "*.c");
+		sv_push(&argv, "*.h");
+	} else {
+		sv_push(&argv, ".");
+	}
+	rc = run_cmd((const char *const *)argv.v, c->root, &out, true);
+	if (rc == 0 || rc == 1) {
+		for (const char *l = out.buf; l && *l;) {
+			const char *e = strchr(l, '\n');
+			char *line = xstrndup(l, e ? (size_t)(e - l) : strlen(l)), *colon = strrchr(line, ':');
+
+			if (colon) {
+				*colon = '\0';
+				v = json_object_get(found, colon + 1);
+				if (v)
+					json_object_set_new(v, !strncmp(line, "./", 2) ? line + 2 : line, json_true());
+			}
+			free(line);
+			l = e ? e + 1 : NULL;
+		}
+		json_object_foreach(found, k, v) {
+			json_t *arr = json_array();
+			const char *f;
+			json_t *t;
+			struct strvec fs = STRVEC_INIT;
+
+			json_object_foreach(v, f, t)
+				sv_push(&fs, f);
+			sv_sort(&fs);
+			for (size_t i = 0; i < fs.n; i++)
+				json_array_append_new(arr, json_string(fs.v[i]));
+			sv_clear(&fs);
+			json_object_set_new(c->refs, k, arr);
+		}
+	}
+	json_decref(found);
+	sb_release(&out);
+	sv_clear(&argv);
+	free(gitdir);
+}
+
+char *cv_read_rel(struct convert *c, const char *rel)
+{
+	char *p = path_join(c->root, rel), *text = NULL;
+
+	if (read_file(p, &text, NULL) < 0)
+		text = NULL;
+	free(p);
+	return text;
+}
+
+json_t *cv_facts_of(struct convert *c, const char *rel, char **err)
+{
+	return cfacts_get(c->facts, c->root, rel, c->cocci_dir, err);
+}

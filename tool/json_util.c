@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * json_util.c - small helpers over jansson (json_util.h).
+ */
+#include "json_util.h"
+
+const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+long long jint(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}

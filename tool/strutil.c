@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * strutil.c - small text helpers (strutil.h).
+ */
+#include "strutil.h"
+
+#include <string.h>
+
+void shell_split(const char *s, struct strvec *out)
+{
+	struct strbuf w = STRBUF_INIT;
+	bool in = false;
+	char q = 0;
+
+	for (; *s; s++) {
+		if (q) {
+			if (*s == q)
+				q = 0;
+			else if (*s == '\\' && q == '"' && s[1])
+				sb_addc(&w, *++s);
+			else
+				sb_addc(&w, *s);
+			continue;
+		}
+		if (*s == '\'' || *s == '"') {
+			q = *s;
+			in = true;
+		} else if (*s == '\\' && s[1]) {
+			sb_addc(&w, *++s);
+			in = true;
+		} else if (*s == ' ' || *s == '\t' || *s == '\n') {
+			if (in) {
+				sv_push(out, w.buf ? w.buf : "");
+				sb_reset(&w);
+				in = false;
+			}
+		} else {
+			sb_addc(&w, *s);
+			in = true;
+		}
+	}
+	if (in)
+		sv_push(out, w.buf ? w.buf : "");
+	sb_release(&w);
+}
+
+char *trim_dup(const char *s)
+{
+	size_t n;
+
+	s += strspn(s, " \t\r\n");
+	n = strlen(s);
+	while (n && strchr(" \t\r\n", s[n - 1]))
+		n--;
+	return xstrndup(s, n);
+}
+
+char *sb_detach_trimmed(struct strbuf *sb)
+{
+	char *r = trim_dup(sb->buf ? sb->buf : "");
+
+	sb_release(sb);
+	return r;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * strutil.h - small text helpers more than one stage needs (util.h has
+ * the basic strings, files and processes).
+ */
+#ifndef POLLTAX_STRUTIL_H
+#define POLLTAX_STRUTIL_H
+
+#include "util.h"
+
+/* Split a shell command line (compile_commands.json "command", a ccflags value) into OUT. */
+void shell_split(const char *s, struct strvec *out);
+
+/* S without its leading and trailing blanks (spaces, tabs, CR, LF), allocated. */
+char *trim_dup(const char *s);
+/* SB's text trimmed as trim_dup() does (a command's output without its newline); SB is emptied. */
+char *sb_detach_trimmed(struct strbuf *sb);
+
+#endif
