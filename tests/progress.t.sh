@@ -91,13 +91,13 @@ grep -q '>converted<' "$S" && grep -q '>implementations<' "$S" && r=ok || r=bad
 check "progress: the chart's axes and legend are labelled" $r "labels missing in $S"
 
 cp "$S" "$D/first.svg"
-"$POLLTAX" progress -o "$D/again.svg" "$OUT" >/dev/null && cmp -s "$D/first.svg" "$D/again.svg" && r=ok || r=bad
+"$POLLTAX" progress --svg "$D/again.svg" "$OUT" >/dev/null && cmp -s "$D/first.svg" "$D/again.svg" && r=ok || r=bad
 check "progress: the chart is byte-identical for the same history" $r "$D/first.svg and $D/again.svg differ"
 
 # The report embeds the chart once a history exists; the report is byte-identical.
 grep -q 'id="progress"' "$OUT/report.html" && grep -q '<svg ' "$OUT/report.html" && r=ok || r=bad
 check "progress: report.html embeds the chart" $r "no chart in $OUT/report.html"
-"$POLLTAX" report -o "$D/r1.html" "$OUT" && "$POLLTAX" report -o "$D/r2.html" "$OUT" &&
+"$POLLTAX" report --html "$D/r1.html" "$OUT" && "$POLLTAX" report --html "$D/r2.html" "$OUT" &&
 	cmp -s "$D/r1.html" "$D/r2.html" && cmp -s "$D/r1.html" "$OUT/report.html" && r=ok || r=bad
 check "progress: report.html is byte-identical for the same input" $r "reports differ"
 
@@ -106,7 +106,7 @@ cp -R "$OUT" "$D/before"
 "$POLLTAX" progress --since "$D/before" "$OUT" >/dev/null 2>&1 && r=ok || r=bad
 check "progress: --since the same scan runs" $r "polltax progress --since failed"
 "$POLLTAX" scan -q -j 2 -o "$D/first" "$TOP/tests/fixtures/tree" 2>/dev/null
-"$POLLTAX" progress --since "$D/first" --markdown "$D/progress.md" -o "$D/p.svg" "$OUT" >"$D/since.txt" 2>&1
+"$POLLTAX" progress --since "$D/first" --markdown "$D/progress.md" --svg "$D/p.svg" "$OUT" >"$D/since.txt" 2>&1
 grep -q '0 added, 0 removed, 0 moved to another file, 2 reclassified' "$D/since.txt" && r=ok || r=bad
 check "progress: --since reports 2 reclassified, nothing added" $r "$(grep 'From ' "$D/since.txt")"
 grep -q '| `single-static` | `converted` | 1 |' "$D/progress.md" && grep -q '](p.svg)' "$D/progress.md" && r=ok || r=bad

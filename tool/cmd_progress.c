@@ -7,6 +7,7 @@
  * as a Markdown page (reports/progress.md is made so).
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "history.h"
 #include "movement.h"
@@ -26,7 +27,9 @@ static const char usage[] =
 "OUT_DIR/progress.svg.\n"
 "\n"
 "options:\n"
-"  -o, --output SVG      write the chart to SVG instead\n"
+"  -o, --output DIR      write the chart to DIR/progress.svg instead\n"
+"      --svg FILE        write the chart to FILE (the old '-o SVG', which is\n"
+"                        still taken, with a warning)\n"
 "      --since OLD_DIR   also print what moved between the scan in OLD_DIR and\n"
 "                        the one in OUT_DIR: implementations added, removed,\n"
 "                        moved to another file and reclassified\n"
@@ -95,6 +98,7 @@ int cmd_progress(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "svg", required_argument, NULL, 'S' },
 		{ "since", required_argument, NULL, 's' },
 		{ "markdown", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
@@ -103,23 +107,22 @@ int cmd_progress(int argc, char **argv)
 	const char *svg_path = NULL, *since = NULL, *md = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	json_t *h, *mv = NULL;
-	char *hp, *svg, *dir;
+	char *hp, *svg, *dir, *outf = NULL;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': svg_path = optarg; break;
+		case 'o': svg_path = outf = args_out_file("progress", optarg, "progress.svg", "--svg"); break;
+		case 'S': svg_path = optarg; break;
 		case 's': since = optarg; break;
 		case 'm': md = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "OUT_DIR"))
 		return EXIT_USAGE;
-	}
 	/* every path as typed, resolved against the cwd once */
 	dir = abs_path(argv[optind]);
 	svg_path = abs_path(svg_path);
@@ -144,6 +147,7 @@ int cmd_progress(int argc, char **argv)
 	fputs(sb.buf, stdout);
 	sb_reset(&sb);
 	progress_svg(&sb, h);
+	args_make_parent(svg);
 	if (write_file_atomic(svg, sb.buf, sb.len) < 0)
 		die("cannot write the chart");
 	sb_reset(&sb);
@@ -174,6 +178,7 @@ int cmd_progress(int argc, char **argv)
 	json_decref(mv);
 	json_decref(h);
 	free(svg);
+	free(outf);
 	free(hp);
 	free(dir);
 	free((char *)svg_path);

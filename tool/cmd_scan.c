@@ -5,6 +5,7 @@
  * summary.md (and append a row to history.json) in the output directory.
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "history.h"
 #include "output.h"
@@ -105,13 +106,11 @@ int cmd_scan(int argc, char **argv)
 			break;
 		case 'q': o.quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "KERNEL_DIR"))
 		return EXIT_USAGE;
-	}
 	o.prep.jobs = o.jobs;
 	o.prep.quiet = o.quiet;
 	/* every path as typed, resolved against the cwd once (make runs in the tree) */
@@ -123,6 +122,8 @@ int cmd_scan(int argc, char **argv)
 	refuse_inside_tree(outdir, o.outdir, "-o", !out_given, t.root);
 	refuse_inside_tree(build, o.prep.build, "--build", false, t.root);
 	refuse_inside_tree(times, o.times, "--times", false, t.root);
+	/* an output that cannot be written fails now, not after the scan */
+	args_writable_dir(outdir, o.outdir, "-o");
 	typed_out = o.outdir;
 	o.outdir = outdir;
 	o.prep.build = build;

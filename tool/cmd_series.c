@@ -9,6 +9,7 @@
  * (commits carry the base's date).
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "cocci.h"
 #include "convert.h"
@@ -67,8 +68,9 @@ static const char usage[] =
 "\n"
 "exit status: 0 done, 2 usage, 3 bad input (the tree's sources are not what\n"
 "the infrastructure patch is made for: the message names the file and the\n"
-"anchor; the infrastructure patch does not apply; no identity), 4 a required\n"
-"tool is missing, 128 other fatal errors.\n";
+"anchor; the infrastructure patch does not apply; no identity; a --scan of\n"
+"another tree; nothing to send: the tree has f_poll_head and nothing could\n"
+"be converted), 4 a required tool is missing, 128 other fatal errors.\n";
 
 struct opts {
 	const char *out, *scan, *signoff, *infra, *config;
@@ -471,12 +473,14 @@ int cmd_series(int argc, char **argv)
 			break;
 		case 'q': o.quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 1 || !o.out) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "KERNEL_DIR"))
 		return EXIT_USAGE;
+	if (!o.out) {
+		fputs("polltax series: missing -o DIR, the directory to write to\n", stderr);
+		return args_bad_option(usage);
 	}
 	if (o.infra && o.no_infra)
 		die_code(EXIT_USAGE, "--infra and --no-infra exclude each other");
@@ -728,7 +732,10 @@ int cmd_series(int argc, char **argv)
 		size_t total = json_array_size(commits), np = (total + (size_t)o.max - 1) / (size_t)o.max, first = 0;
 
 		if (!total)
-			die("nothing to send: no infrastructure patch and no conversion");
+			die_code(EXIT_INPUT, "nothing to send: the tree already has the infrastructure (f_poll_head) and "
+				 "%s; no series written to '%s'", json_array_size(refused) ?
+				 "every auto-convertible implementation was refused (polltax convert --plan says why)" :
+				 "the scan found nothing auto-convertible", outdir);
 		for (size_t pi = 0; pi < np; pi++) {
 			size_t count = (total - first + (np - pi) - 1) / (np - pi);	/* even split */
 			char *dir = np > 1 ? xasprintf("posting-%zu", pi + 1) : xstrdup("");

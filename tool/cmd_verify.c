@@ -16,6 +16,7 @@
  * with gcc -Werror and checked with sparse, with those flags.
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "scratch.h"
 #include "unity.h"
@@ -47,7 +48,9 @@ static const char usage[] =
 "      --config TARGET  the configuration to build (default: allmodconfig)\n"
 "  -j, --jobs N         parallel make jobs (default: number of CPUs)\n"
 "      --no-build       only git am and checkpatch\n"
-"  -o, --output FILE    also write the table (Markdown) to FILE\n"
+"  -o, --output DIR     also write the table (Markdown) to DIR/verify.md\n"
+"      --table FILE     also write the table to FILE (the old '-o FILE', still\n"
+"                       taken, with a warning)\n"
 "  -q, --quiet          no progress output\n"
 "  -h, --help           this text\n"
 "\n"
@@ -591,6 +594,7 @@ int cmd_verify(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-build", no_argument, NULL, 'B' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "table", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -619,16 +623,15 @@ int cmd_verify(int argc, char **argv)
 				die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", optarg);
 			break;
 		case 'B': o.no_build = true; break;
-		case 'o': o.output = optarg; break;
+		case 'o': o.output = args_out_file("verify", optarg, "verify.md", "--table"); break;
+		case 'T': o.output = optarg; break;
 		case 'q': o.quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 2) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "DIR KERNEL_DIR"))
 		return EXIT_USAGE;
-	}
 	/* git am and make run in the scratch tree: no path may depend on the cwd */
 	dir = abs_path(argv[optind]);
 	typed_out = o.output;
@@ -833,6 +836,8 @@ int cmd_verify(int argc, char **argv)
 		all_ok ? "every check passed" : "some checks failed",
 		o.no_build ? "nothing (--no-build)" : b.kbuild ? o.config : "gcc -Werror and sparse (compile_flags.txt)");
 	fputs(table.buf, stdout);
+	if (o.output)
+		args_make_parent(o.output);
 	if (o.output && write_file_atomic(o.output, table.buf, table.len) < 0)
 		die("cannot write '%s'", o.output);
 	if (!o.quiet)

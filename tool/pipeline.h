@@ -13,9 +13,19 @@
 /*
  * The scan of T: SCAN_DIR/polltax.json when SCAN_DIR is given (checked
  * against T's version), else a scan run now, whose outputs are written to
- * WRITE_DIR when that is not NULL.  Dies on bad input.
+ * WRITE_DIR when that is not NULL.  Dies on bad input, a scan of another
+ * tree included (its version or its sources are not T's).
  */
 json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *write_dir, bool quiet);
+
+/*
+ * The identity of the sources a scan read, for "tree"."sources" of
+ * polltax.json: {"files": N, "xxh64": HEX}, a hash of the names and
+ * contents of every file the implementations IMPLS name (their own, their
+ * ops', their creation sites') under ROOT.  A --scan whose identity is
+ * not the tree's is refused: it was made from another tree.
+ */
+json_t *pipeline_sources_id(const char *root, json_t *impls);
 
 /* polltax's data directory holding cocci/ and kernel-patches/ (the repository, or /usr/share/polltax). */
 const char *pipeline_data_dir(void);

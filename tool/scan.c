@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "scan.h"
+#include "pipeline.h"
 #include "classify.h"
 #include "cocci.h"
 #include "extract.h"
@@ -1037,6 +1038,8 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	json_object_set_new(json_object_get(result, "tree"), "flags", json_string(fl.source));
 	/* every poll member of the text is in the output, classified or unknown with the reason */
 	census(result, t->root, &files, tus);
+	json_object_set_new(json_object_get(result, "tree"), "sources",
+			    pipeline_sources_id(t->root, json_object_get(result, "implementations")));
 	if (!o->quiet)
 		fprintf(stderr, "polltax: %zu files (%zu from cache) classified in %.1f s\n", files.n, ncached,
 			now_seconds() - t0);

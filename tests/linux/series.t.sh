@@ -72,7 +72,7 @@ done
 check "series: at most 15 patches per posting" $r "a posting has more than 15 patches"
 
 start=$(date +%s)
-"$POLLTAX" verify -o "$OUT/verify.md" "$S" "$SRC" >"$OUT/verify.out" 2>"$OUT/verify.log"
+"$POLLTAX" verify -o "$OUT" "$S" "$SRC" >"$OUT/verify.out" 2>"$OUT/verify.log"
 rc=$?
 echo "check-linux: verify took $(( $(date +%s) - start )) s"
 cat "$OUT/verify.out"

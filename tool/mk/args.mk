@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: GPL-2.0
+# args.mk - the command line in one voice (tool/args.c, issue 21).
+OBJS += $(BUILD)/obj/args.o
