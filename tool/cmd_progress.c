@@ -22,9 +22,13 @@ static const char usage[] =
 "usage: polltax progress [options] OUT_DIR\n"
 "\n"
 "Print one row per scan recorded in OUT_DIR/history.json (date, version,\n"
-"implementations, converted, convertible \"yes\", needs-open, review, flagged\n"
-"\"no\") and write the chart of converted, convertible and flagged to\n"
-"OUT_DIR/progress.svg.\n"
+"implementations, converted, convertible \"yes\", refused, needs-open, review,\n"
+"flagged \"no\") and write the chart of converted, convertible and flagged to\n"
+"OUT_DIR/progress.svg.  \"refused\" is what 'polltax series --scan OUT_DIR'\n"
+"refused to convert (it records that in OUT_DIR/refused.json); each is\n"
+"listed with the reason, and \"convertible\" counts the others, so it reaches\n"
+"0 once the series is applied.  The version is the tree's git describe (a\n"
+"commit without a tag: its hash@date of the commit), else its Makefile's.\n"
 "\n"
 "options:\n"
 "  -o, --output DIR      write the chart to DIR/progress.svg instead\n"
@@ -94,6 +98,21 @@ static char *relative_to(const char *path, const char *from)
 	return rel;
 }
 
+/* The refusals of the last scan, each with its reason (MD: as a Markdown list). */
+static void refused_list(struct strbuf *sb, json_t *refused, bool md)
+{
+	json_t *x;
+	size_t i;
+
+	if (!json_array_size(refused))
+		return;
+	sb_addf(sb, "\n%zu refused by polltax series, with the reason:\n%s", json_array_size(refused), md ? "\n" : "");
+	json_array_foreach(refused, i, x)
+		sb_addf(sb, md ? "- `%s`: `%s()`: %s\n" : "  %s: %s(): %s\n",
+			json_string_value(json_object_get(x, "file")), json_string_value(json_object_get(x, "function")),
+			json_string_value(json_object_get(x, "reason")));
+}
+
 int cmd_progress(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -106,7 +125,7 @@ int cmd_progress(int argc, char **argv)
 	};
 	const char *svg_path = NULL, *since = NULL, *md = NULL;
 	struct strbuf sb = STRBUF_INIT;
-	json_t *h, *mv = NULL;
+	json_t *h, *mv = NULL, *refused;
 	char *hp, *svg, *dir, *outf = NULL;
 	int c;
 
@@ -135,6 +154,18 @@ int cmd_progress(int argc, char **argv)
 	if (!json_array_size(h))
 		die_code(EXIT_INPUT, "'%s' records no scan", hp);
 	svg = svg_path ? xstrdup(svg_path) : path_join(dir, "progress.svg");
+	{
+		/* what series refused of the last scan (it ran after that scan: the entry may not say it) */
+		char *sp = path_join(dir, "polltax.json");
+		json_t *cur = is_file(sp) ? json_load_file(sp, 0, NULL) : NULL;
+		json_t *last = json_array_get(h, json_array_size(h) - 1);
+
+		refused = cur ? history_refused(dir, cur) : NULL;
+		if (refused && !json_object_get(last, "refused"))
+			json_object_set_new(last, "refused", json_integer((json_int_t)json_array_size(refused)));
+		json_decref(cur);
+		free(sp);
+	}
 	if (since) {
 		json_t *old = load_scan(since), *cur = load_scan(dir);
 
@@ -144,6 +175,7 @@ int cmd_progress(int argc, char **argv)
 	}
 
 	progress_table_text(&sb, h);
+	refused_list(&sb, refused, false);
 	fputs(sb.buf, stdout);
 	sb_reset(&sb);
 	progress_svg(&sb, h);
@@ -162,11 +194,14 @@ int cmd_progress(int argc, char **argv)
 
 		sb_addf(&sb, "# Conversion progress of the ->poll implementations\n\n"
 			     "%zu scans recorded in `history.json`, the last of linux %s. \"convertible\" counts "
-			     "convertible `yes`, \"flagged\" convertible `no` (they keep `->poll`); the classes are "
-			     "those of `TAXONOMY.md`.\n\n", json_array_size(h),
+			     "convertible `yes` that `polltax series` did not refuse, \"refused\" what it refused "
+			     "(with the reason, in `refused.json` next to the scan it used), \"flagged\" "
+			     "convertible `no` (they keep `->poll`); the classes are those of `TAXONOMY.md`.\n\n",
+			json_array_size(h),
 			json_string_value(json_object_get(last, "version")) ?
 			json_string_value(json_object_get(last, "version")) : "?");
 		progress_table_markdown(&sb, h);
+		refused_list(&sb, refused, true);
 		sb_addf(&sb, "\n![converted, convertible and flagged per scan](%s)\n\n", rel);
 		if (mv)
 			movement_markdown(&sb, mv);
@@ -176,6 +211,7 @@ int cmd_progress(int argc, char **argv)
 	}
 	sb_release(&sb);
 	json_decref(mv);
+	json_decref(refused);
 	json_decref(h);
 	free(svg);
 	free(outf);

@@ -684,6 +684,7 @@ int cmd_series(int argc, char **argv)
 	json_object_set(info, "scan", scan);
 	json_object_set(info, "converted", converted);
 	json_object_set(info, "refused", refused);
+	pipeline_record_refused(o.scan ? o.scan : scan_write, scan, refused);	/* for polltax progress */
 	json_object_set_new(info, "command", json_string(cmdline));
 	json_object_set_new(info, "max_patches", json_integer(o.max));
 	json_object_set_new(info, "infra", infra ? json_string(strrchr(infra, '/') + 1) : json_null());

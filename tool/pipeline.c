@@ -126,6 +126,27 @@ json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *wr
 	return r;
 }
 
+void pipeline_record_refused(const char *scan_dir, json_t *scan, json_t *refused)
+{
+	json_t *rec = json_object(), *list = json_array(), *x;
+	char *p;
+	size_t i;
+
+	if (!scan_dir)
+		return;
+	json_array_foreach(refused, i, x)
+		json_array_append_new(list, json_pack("{s:O, s:O, s:O}", "file", json_object_get(x, "file"),
+						      "function", json_object_get(x, "function"),
+						      "reason", json_object_get(x, "reason")));
+	json_object_set(rec, "sources", json_object_get(json_object_get(scan, "tree"), "sources"));
+	json_object_set_new(rec, "refused", list);
+	p = path_join(scan_dir, "refused.json");
+	if (write_json(p, rec) < 0)
+		warning("cannot record the refusals in '%s': 'polltax progress' will count them as convertible", p);
+	free(p);
+	json_decref(rec);
+}
+
 const char *pipeline_data_dir(void)
 {
 	static char *dir;

@@ -27,6 +27,14 @@ json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *wr
  */
 json_t *pipeline_sources_id(const char *root, json_t *impls);
 
+/*
+ * Record what series refused (REFUSED: its refusals, each with file,
+ * function and reason) in SCAN_DIR/refused.json, next to the scan SCAN it
+ * used: the next scan into SCAN_DIR and 'polltax progress' count them as
+ * "refused" instead of convertible.  A failure only warns.
+ */
+void pipeline_record_refused(const char *scan_dir, json_t *scan, json_t *refused);
+
 /* polltax's data directory holding cocci/ and kernel-patches/ (the repository, or /usr/share/polltax). */
 const char *pipeline_data_dir(void);
 

@@ -1040,6 +1040,17 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	census(result, t->root, &files, tus);
 	json_object_set_new(json_object_get(result, "tree"), "sources",
 			    pipeline_sources_id(t->root, json_object_get(result, "implementations")));
+	if (t->head) {
+		/* the commit's date: the progress of a tree without tags is dated by it */
+		const char *gargv[] = { "git", "-C", t->root, "log", "-1", "--format=%cs", "HEAD", NULL };
+		struct strbuf d = STRBUF_INIT;
+
+		if (run_cmd(gargv, NULL, &d, true) == 0 && d.len > 1) {
+			d.buf[strcspn(d.buf, "\n")] = '\0';
+			json_object_set_new(json_object_get(result, "tree"), "git_date", json_string(d.buf));
+		}
+		sb_release(&d);
+	}
 	if (!o->quiet)
 		fprintf(stderr, "polltax: %zu files (%zu from cache) classified in %.1f s\n", files.n, ncached,
 			now_seconds() - t0);
