@@ -10,7 +10,8 @@
 #  - -o names a directory for every command; the file options have names
 #    of their own (--html, --svg, --diff, --table) and the old '-o FILE'
 #    is still taken, with a deprecation warning;
-#  - list --help and facts --help show their options and exit statuses.
+#  - list --help and facts --help show their options and exit statuses;
+#  - list --json prints the CSV's columns, which tool/SCHEMA.md documents.
 # Env: POLLTAX, TOP, WORK (from tests/run.sh); WORK/fixture holds the scan
 # of the fixture tree (tests/run.sh fixtures).  Prints TEST lines and
 # "RESULT <passed> <failed>".
@@ -135,6 +136,36 @@ if [ -f "$S/polltax.json" ]; then
 	"$POLLTAX" progress -o "$D/old.svg" "$D/scan" >/dev/null 2>"$D/pr.err" && [ -s "$D/old.svg" ] &&
 		grep -qF -- "write '--svg $D/old.svg' for a file" "$D/pr.err" && r=ok || r=bad
 	check "progress -o FILE.svg: still written, with a deprecation warning" $r "$(cat "$D/pr.err")"
+fi
+
+# list --json: the columns of polltax.csv, documented in tool/SCHEMA.md
+if [ -f "$S/polltax.json" ]; then
+	"$POLLTAX" list --json "$S" >"$D/list.json" 2>"$D/list.err"
+	rc=$?
+	"$POLLTAX" list "$S" >"$D/list.tsv"
+	python3 - "$D/list.json" "$S/polltax.csv" "$D/list.tsv" >"$D/list.check" 2>&1 <<'PY'
+import csv, json, sys
+rows = json.load(open(sys.argv[1]))
+with open(sys.argv[2], newline="") as f:
+    c = list(csv.reader(f))
+head, body = c[0], c[1:]
+tsv = open(sys.argv[3]).read().splitlines()
+assert len(rows) == len(body) == len(tsv), (len(rows), len(body), len(tsv))
+for r, b in zip(rows, body):
+    assert list(r) == head, (list(r), head)
+    assert r["file"] == b[0] and str(r["line"]) == b[1] and r["function"] == b[2], (r, b)
+    assert " ;; ".join(r["heads"]) == b[6] and "; ".join(r["creation_sites"]) == b[8], (r, b)
+    assert r["compiled"] == (b[10] == "yes") and r["reason"] == b[12], (r, b)
+print("ok")
+PY
+	[ $rc -eq 0 ] && grep -qx ok "$D/list.check" && r=ok || r=bad
+	check "list --json: one object per implementation, the CSV's columns in its order" $r "exit $rc: $(cat "$D/list.err" "$D/list.check" | tail -n 3)"
+	miss=
+	for col in $(head -n 1 "$S/polltax.csv" | tr ',' ' '); do
+		sed -n '/^## polltax.csv/,/^## history.json/p' "$TOP/tool/SCHEMA.md" | grep -q "^| \`$col\` |" || miss="$miss $col"
+	done
+	[ -z "$miss" ] && r=ok || r=bad
+	check "every column of polltax.csv is documented in tool/SCHEMA.md" $r "not documented:$miss"
 fi
 
 echo "RESULT $passed $failed"
