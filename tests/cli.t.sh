@@ -11,7 +11,8 @@
 #    of their own (--html, --svg, --diff, --table) and the old '-o FILE'
 #    is still taken, with a deprecation warning;
 #  - list --help and facts --help show their options and exit statuses;
-#  - list --json prints the CSV's columns, which tool/SCHEMA.md documents.
+#  - list --json prints the CSV's columns, which tool/SCHEMA.md documents;
+#  - polltax cache: the parts and their sizes; cache clean [PART...].
 # Env: POLLTAX, TOP, WORK (from tests/run.sh); WORK/fixture holds the scan
 # of the fixture tree (tests/run.sh fixtures).  Prints TEST lines and
 # "RESULT <passed> <failed>".
@@ -167,5 +168,24 @@ PY
 	[ -z "$miss" ] && r=ok || r=bad
 	check "every column of polltax.csv is documented in tool/SCHEMA.md" $r "not documented:$miss"
 fi
+
+# polltax cache: the parts and their sizes, and clean (this suite's own cache)
+C=$XDG_CACHE_HOME/polltax
+"$POLLTAX" cache >"$D/cache.out" 2>"$D/cache.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(head -n 1 "$D/cache.out")" = "$C" ] && [ -d "$C/facts" ] &&
+	grep -q '^  facts  *[0-9.]* [KMG]iB  ' "$D/cache.out" && grep -q '^  boot  *-  ' "$D/cache.out" &&
+	grep -q '^  total  *[0-9.]* [KMG]iB  ' "$D/cache.out" && r=ok || r=bad
+check "cache: where it is, each part with its size, the total" $r "exit $rc: $(cat "$D/cache.out" "$D/cache.err")"
+"$POLLTAX" cache clean facts >"$D/clean.out" 2>&1 && [ ! -e "$C/facts" ] && [ -d "$C/prefilter" ] &&
+	grep -q "^removed facts .*$C/facts\$" "$D/clean.out" && r=ok || r=bad
+check "cache clean facts: only that part" $r "$(cat "$D/clean.out"; ls "$C")"
+"$POLLTAX" cache clean nosuch >/dev/null 2>"$D/clean.err"
+[ $? -eq 2 ] && grep -qxF "polltax cache: 'nosuch' is not a part of the cache" "$D/clean.err" && [ -d "$C/prefilter" ] &&
+	r=ok || r=bad
+check "cache clean PART that is not one: exit 2, nothing removed" $r "$(cat "$D/clean.err")"
+"$POLLTAX" cache clean >"$D/clean.out" 2>&1 && [ -z "$(ls "$C")" ] && "$POLLTAX" cache >"$D/cache.out" &&
+	grep -q '^  total  *0 B  ' "$D/cache.out" && r=ok || r=bad
+check "cache clean: every part" $r "$(cat "$D/clean.out"; ls "$C"; cat "$D/cache.out")"
 
 echo "RESULT $passed $failed"

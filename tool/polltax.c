@@ -22,6 +22,7 @@ static const struct cmd {
 	{ "boot-test", cmd_boot_test, "boot base, patched and two-call kernels in qemu: checks and poll tax" },
 	{ "report", cmd_report, "write a scan's report.html, one self-contained page" },
 	{ "progress", cmd_progress, "conversion progress across scans: table and chart" },
+	{ "cache", cmd_cache, "the cache's parts and their sizes; 'cache clean [PART]' removes them" },
 	{ "parse-floor", cmd_parse_floor, "only parse what scan would parse (make bench)" },
 };
 
