@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* "polltax scan" from "usage: polltax scan [options] KERNEL_DIR\n..." */
@@ -108,6 +109,17 @@ void args_writable_dir(const char *path, const char *typed, const char *opt)
 	}
 	if (stat(d, &st) == 0 && !S_ISDIR(st.st_mode))
 		die_code(EXIT_USAGE, "%s '%s' cannot be written: '%s' is not a directory", opt, typed, d);
+	if (!strcmp(d, path)) {
+		/* it exists: asked, not tried (its previous outputs, mtime included, stay as they are) */
+		struct statvfs vfs;
+
+		if (access(d, W_OK | X_OK) < 0)
+			die_code(EXIT_USAGE, "%s '%s' cannot be written: %s", opt, typed, strerror(errno));
+		if (statvfs(d, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+			die_code(EXIT_USAGE, "%s '%s' cannot be written: %s", opt, typed, strerror(EROFS));
+		free(d);
+		return;
+	}
 	/* as root, access() says yes to what a read-only file system refuses: try it */
 	probe = path_join(d, ".polltax-probe-XXXXXX");
 	if (!mkdtemp(probe))

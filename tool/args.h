@@ -33,8 +33,10 @@ char *args_out_file(const char *cmd, const char *arg, const char *name, const ch
 void args_make_parent(const char *file);
 /*
  * Dies with EXIT_USAGE unless the output directory PATH (absolute; it
- * need not exist) can be made and written: an existing directory must
- * take a new entry, else the nearest existing directory above it must.
+ * need not exist) can be made and written: an existing directory must be
+ * writable (asked of access() and statvfs(), so that its mtime stays),
+ * else the nearest existing directory above it must take a new entry
+ * (tried: as root, access() says yes to /proc).
  * TYPED is PATH as given, OPT the option that gave it.
  */
 void args_writable_dir(const char *path, const char *typed, const char *opt);
