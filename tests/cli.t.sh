@@ -12,7 +12,9 @@
 #    is still taken, with a deprecation warning;
 #  - list --help and facts --help show their options and exit statuses;
 #  - list --json prints the CSV's columns, which tool/SCHEMA.md documents;
-#  - polltax cache: the parts and their sizes; cache clean [PART...].
+#  - polltax cache: the parts and their sizes; cache clean [PART...];
+#  - scan TREE/DIR (or --only-dir DIR): only DIR's implementations, decided
+#    with the whole tree's flags and helpers.
 # Env: POLLTAX, TOP, WORK (from tests/run.sh); WORK/fixture holds the scan
 # of the fixture tree (tests/run.sh fixtures).  Prints TEST lines and
 # "RESULT <passed> <failed>".
@@ -167,6 +169,36 @@ PY
 	done
 	[ -z "$miss" ] && r=ok || r=bad
 	check "every column of polltax.csv is documented in tool/SCHEMA.md" $r "not documented:$miss"
+fi
+
+# scan one part of a tree: TREE/drivers/char, or --only-dir; the same
+# verdicts as the whole tree's scan there (its flags and helpers)
+if [ -f "$S/polltax.json" ]; then
+	mkdir -p "$D/part"
+	(cd "$D/part" && "$POLLTAX" scan -q -j 2 -o one "$FIX/drivers/char" 2>one.err)
+	rc=$?
+	"$POLLTAX" list "$D/part/one" >"$D/part/one.tsv" 2>/dev/null
+	grep '^drivers/char/' "$WORK/fixture.tsv" >"$D/part/whole.tsv"
+	n=$(wc -l <"$D/part/one.tsv")
+	[ $rc -eq 0 ] && [ "$n" -gt 20 ] && cmp -s "$D/part/one.tsv" "$D/part/whole.tsv" && r=ok || r=bad
+	check "scan TREE/drivers/char: only its $n implementations, as the whole tree's scan decides them" $r \
+		"exit $rc: $(cat "$D/part/one.err"; diff "$D/part/whole.tsv" "$D/part/one.tsv" | head -n 6)"
+	grep -qF 'Only the implementations under `drivers/char/` are reported' "$D/part/one/summary.md" &&
+		grep -q '"only_dir": "drivers/char"' "$D/part/one/polltax.json" && r=ok || r=bad
+	check "scan of a part: summary.md and polltax.json say so" $r "$(head -n 6 "$D/part/one/summary.md")"
+	(cd "$D/part" && "$POLLTAX" scan -q -j 2 --only-dir drivers/char -o two "$FIX" 2>two.err) &&
+		cmp -s "$D/part/one/polltax.json" "$D/part/two/polltax.json" && r=ok || r=bad
+	check "scan --only-dir drivers/char TREE: the same polltax.json" $r "$(cat "$D/part/two.err")"
+	"$POLLTAX" scan -q --only-dir drivers/nosuch -o "$D/part/three" "$FIX" 2>"$D/part/three.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -qxF "polltax: fatal: --only-dir 'drivers/nosuch' is no directory of the kernel tree '$FIX'" \
+		"$D/part/three.err" && [ ! -e "$D/part/three" ] && r=ok || r=bad
+	check "scan --only-dir of no directory of the tree: exit 2" $r "exit $rc: $(cat "$D/part/three.err")"
+	(cd "$FIX/drivers/char" && "$POLLTAX" scan -q . 2>"$D/part/four.err")
+	rc=$?
+	[ $rc -eq 2 ] && grep -qF "the default output directory 'polltax-out' is inside the kernel tree '$FIX'" \
+		"$D/part/four.err" && [ ! -e "$FIX/drivers/char/polltax-out" ] && r=ok || r=bad
+	check "scan . in a directory of the tree: the default output is refused there too" $r "exit $rc: $(cat "$D/part/four.err")"
 fi
 
 # polltax cache: the parts and their sizes, and clean (this suite's own cache)

@@ -34,6 +34,12 @@ static const char usage[] =
 "  -o, --output DIR     where to write (default: polltax-out, in the current\n"
 "                       directory); never inside KERNEL_DIR: refused there\n"
 "  -j, --jobs N         parallel parses (default: number of CPUs)\n"
+"      --only-dir DIR   report only the implementations under DIR (relative to\n"
+"                       KERNEL_DIR, or a path inside it), decided with the\n"
+"                       whole tree's flags and helpers; 'polltax scan\n"
+"                       TREE/drivers/media' is 'polltax scan --only-dir\n"
+"                       drivers/media TREE' (the tree's top is the first\n"
+"                       directory above with Makefile, Kconfig and MAINTAINERS)\n"
 "      --config TARGET  configuration to prepare (default: allmodconfig)\n"
 "      --build DIR      prepared build directory to use (O=)\n"
 "      --no-cache       read no cached result: parse every file and give it to\n"
@@ -57,11 +63,73 @@ static const char usage[] =
 
 #define DEFAULT_OUT "polltax-out"
 
+/* Does DIR hold what a kernel tree's top holds (Makefile, Kconfig, MAINTAINERS)? */
+static bool is_tree_top(const char *dir)
+{
+	static const char *const tops[] = { "Makefile", "Kconfig", "MAINTAINERS" };
+	bool all = true;
+
+	for (size_t i = 0; i < 3 && all; i++) {
+		char *p = path_join(dir, tops[i]);
+
+		all = is_file(p);
+		free(p);
+	}
+	return all;
+}
+
+/*
+ * When PATH is a directory below a kernel tree's top (the first directory
+ * above it that is a top), that top, and *SUB PATH relative to it; else
+ * NULL (PATH is the tree, or no tree holds it: tree_open() says why).
+ */
+static char *tree_top_above(const char *path, char **sub)
+{
+	char *real = realpath(path, NULL), *d, *s;
+
+	if (!real || !is_dir(real) || is_tree_top(real)) {
+		free(real);
+		return NULL;
+	}
+	d = xstrdup(real);
+	while ((s = strrchr(d, '/')) && s != d) {
+		*s = '\0';
+		if (is_tree_top(d)) {
+			*sub = xstrdup(real + strlen(d) + 1);
+			free(real);
+			return d;
+		}
+	}
+	free(d);
+	free(real);
+	return NULL;
+}
+
+/* --only-dir DIR: relative to the tree T, or a path inside it as typed; dies when it is neither. */
+static char *only_dir_of(const struct tree *t, const char *dir)
+{
+	char *p = path_join(t->root, dir), *real = NULL, *rel = NULL;
+	size_t n = strlen(t->root);
+
+	if (*dir != '/' && is_dir(p))
+		real = realpath(p, NULL);
+	if (!real && is_dir(dir))
+		real = realpath(dir, NULL);
+	if (real && !strncmp(real, t->root, n) && real[n] == '/')
+		rel = xstrdup(real + n + 1);
+	free(p);
+	free(real);
+	if (!rel)
+		die_code(EXIT_USAGE, "--only-dir '%s' is no directory of the kernel tree '%s'", dir, t->root);
+	return rel;
+}
+
 int cmd_scan(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "only-dir", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "build", required_argument, NULL, 'b' },
 		{ "no-cache", no_argument, NULL, 'n' },
@@ -79,7 +147,8 @@ int cmd_scan(int argc, char **argv)
 	json_t *res;
 	sigset_t hold, old;
 	char *outdir, *build, *times;
-	const char *typed_out;
+	const char *typed_out, *only = NULL, *tree_arg;
+	char *top = NULL, *sub = NULL;
 	bool out_given = false;
 	int c;
 
@@ -92,6 +161,7 @@ int cmd_scan(int argc, char **argv)
 			if (o.jobs < 1 || o.jobs > 1024)
 				die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", optarg);
 			break;
+		case 'd': only = optarg; break;
 		case 'c': o.prep.config = optarg; break;
 		case 'b': o.prep.build = optarg; break;
 		case 'n': o.no_cache = true; break;
@@ -117,7 +187,16 @@ int cmd_scan(int argc, char **argv)
 	outdir = abs_path(o.outdir);
 	build = abs_path(o.prep.build);
 	times = abs_path(o.times);
-	tree_open(&t, argv[optind]);
+	/* a directory below a tree's top: that tree, only that directory */
+	tree_arg = argv[optind];
+	top = tree_top_above(tree_arg, &sub);
+	if (top && only)
+		die_code(EXIT_USAGE, "'%s' is a directory of the kernel tree '%s': give the tree's top with --only-dir, "
+			 "or the directory alone", tree_arg, top);
+	tree_open(&t, top ? top : tree_arg);
+	if (only)
+		sub = only_dir_of(&t, only);
+	o.only_dir = sub;
 	/* before anything is written: the tree is only read */
 	refuse_inside_tree(outdir, o.outdir, "-o", !out_given, t.root);
 	refuse_inside_tree(build, o.prep.build, "--build", false, t.root);
@@ -150,7 +229,7 @@ int cmd_scan(int argc, char **argv)
 		json_t *cn = json_object_get(res, "counts");
 
 		fprintf(stderr, "polltax: %lld implementations, %lld disagreements; wrote %s/polltax.json, "
-			"polltax.csv, summary.md\n",
+			"polltax.csv, summary.md, report.html\n",
 			json_integer_value(json_object_get(cn, "implementations")),
 			json_integer_value(json_object_get(cn, "disagreements")), typed_out);
 	}
@@ -159,5 +238,7 @@ int cmd_scan(int argc, char **argv)
 	free(outdir);
 	free(build);
 	free(times);
+	free(top);
+	free(sub);
 	return 0;
 }

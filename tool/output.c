@@ -141,6 +141,10 @@ char *summary_markdown(json_t *result)
 		geti(counts, "implementations"), geti(counts, "file_operations_with_poll"),
 		geti(bv, "converted"), geti(bv, "yes"), geti(bv, "needs-open"), geti(bv, "review"),
 		geti(bv, "no"), geti(bc, "not-poll"));
+	if (str(tree, "only_dir")[0])
+		sb_addf(&sb, "Only the implementations under `%s/` are reported (`polltax scan --only-dir`), and "
+			     "counted; they were decided with the whole tree's flags and helpers.\n\n",
+			str(tree, "only_dir"));
 	sb_adds(&sb, "| class | implementations |\n|---|---:|\n");
 	for (int c = 0; class_order[c]; c++)
 		sb_addf(&sb, "| `%s` | %lld |\n", class_order[c], geti(bc, class_order[c]));
