@@ -2,7 +2,8 @@
 /*
  * cmd_scan.c - "polltax scan KERNEL_DIR": classify every ->poll
  * implementation of a tree and write polltax.json, polltax.csv,
- * summary.md (and append a row to history.json) in the output directory.
+ * summary.md and report.html (and append an entry to history.json when the
+ * counts changed) in the output directory.
  */
 #define _GNU_SOURCE
 #include "args.h"
@@ -24,7 +25,9 @@ static const char usage[] =
 "  polltax.json   every fact (schema: tool/SCHEMA.md)\n"
 "  polltax.csv    one row per implementation\n"
 "  summary.md     counts per class and per subsystem, for a mail\n"
-"  history.json   one entry appended per scan (see 'polltax progress')\n"
+"  history.json   one entry per scan whose counts changed (see 'polltax\n"
+"                 progress')\n"
+"  report.html    one self-contained page of it all (see 'polltax report')\n"
 "\n"
 "Compile flags come from KERNEL_DIR/compile_commands.json, else its\n"
 "compile_flags.txt, else an in-tree prepared build, else polltax runs\n"
