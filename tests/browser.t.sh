@@ -35,7 +35,7 @@ if [ ! -f "$SCAN/polltax.json" ]; then
 		{ check "browser: fixture scan" bad "$(cat "$D/scan.err")"; echo "RESULT $passed $failed"; exit 0; }
 fi
 PAGE=$D/report.html
-"$POLLTAX" report --url 'https://elixir.bootlin.com/linux/v6.12/source/%f#L%l' -o "$PAGE" "$SCAN" &&
+"$POLLTAX" report --url 'https://elixir.bootlin.com/linux/v6.12/source/%f#L%l' --html "$PAGE" "$SCAN" &&
 	[ -s "$PAGE" ] && r=ok || r=bad
 check "browser: polltax report writes the page" $r "polltax report failed"
 

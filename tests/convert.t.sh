@@ -46,7 +46,7 @@ if ! "$POLLTAX" scan -q --no-cocci -j 2 -o "$T/scan" "$T/tree" 2>"$T/scan.err"; 
 	echo "RESULT $passed $failed"
 	exit 0
 fi
-"$POLLTAX" convert --scan "$T/scan" -o "$T/convert.diff" "$T/tree" 2>"$T/convert.err"
+"$POLLTAX" convert --scan "$T/scan" -o "$T" "$T/tree" 2>"$T/convert.err"
 rc=$?
 echo "TEST convert: polltax convert runs"
 if [ $rc -ne 0 ]; then

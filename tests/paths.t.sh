@@ -27,16 +27,16 @@ check "paths: scan -o out --times times.tsv ../tree" $r "exit $rc: $(cat scan.er
 
 # report and progress read and write relative paths
 cp -R out old
-"$POLLTAX" report -o page.html --since old out 2>report.err && [ -s page.html ] && r=ok || r=bad
-check "paths: report -o page.html --since old out" $r "$(cat report.err)"
-"$POLLTAX" progress -o chart.svg --markdown progress.md --since old out >progress.out 2>progress.err &&
+"$POLLTAX" report --html page.html --since old out 2>report.err && [ -s page.html ] && r=ok || r=bad
+check "paths: report --html page.html --since old out" $r "$(cat report.err)"
+"$POLLTAX" progress --svg chart.svg --markdown progress.md --since old out >progress.out 2>progress.err &&
 	[ -s chart.svg ] && grep -q '(chart.svg)' progress.md && r=ok || r=bad
-check "paths: progress -o chart.svg --markdown progress.md --since old out" $r "$(cat progress.err)"
+check "paths: progress --svg chart.svg --markdown progress.md --since old out" $r "$(cat progress.err)"
 
 # convert: --scan and -o
-"$POLLTAX" convert -q --scan out -o convert.diff ../tree 2>convert.err && grep -q '^+++ b/' convert.diff &&
+"$POLLTAX" convert -q --scan out -o . ../tree 2>convert.err && grep -q '^+++ b/' convert.diff &&
 	r=ok || r=bad
-check "paths: convert --scan out -o convert.diff ../tree" $r "$(cat convert.err)"
+check "paths: convert --scan out -o . ../tree (-o DIR: ./convert.diff)" $r "$(cat convert.err)"
 
 # boot-test --plan: the series and the tree relative, -o relative (--mutate writes there)
 mkdir -p series ktree

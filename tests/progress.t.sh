@@ -59,8 +59,8 @@ check "progress: history.json has 2 entries" $r "$entries entries"
 
 "$POLLTAX" progress "$OUT" >"$D/progress.txt" 2>"$D/progress.err" && r=ok || r=bad
 check "progress: polltax progress runs" $r "$(cat "$D/progress.err")"
-# rows: date version implementations converted convertible needs-open review flagged
-rows=$(awk 'NR > 1 && NF == 8' "$D/progress.txt" | wc -l)
+# rows: date version implementations converted convertible refused needs-open review flagged
+rows=$(awk 'NR > 1 && NF == 9' "$D/progress.txt" | wc -l)
 [ "$rows" -eq 2 ] && r=ok || r=bad
 check "progress: the table prints both scans" $r "$rows rows in: $(cat "$D/progress.txt")"
 c1=$(awk 'NR == 2 { print $4 }' "$D/progress.txt")
@@ -91,13 +91,13 @@ grep -q '>converted<' "$S" && grep -q '>implementations<' "$S" && r=ok || r=bad
 check "progress: the chart's axes and legend are labelled" $r "labels missing in $S"
 
 cp "$S" "$D/first.svg"
-"$POLLTAX" progress -o "$D/again.svg" "$OUT" >/dev/null && cmp -s "$D/first.svg" "$D/again.svg" && r=ok || r=bad
+"$POLLTAX" progress --svg "$D/again.svg" "$OUT" >/dev/null && cmp -s "$D/first.svg" "$D/again.svg" && r=ok || r=bad
 check "progress: the chart is byte-identical for the same history" $r "$D/first.svg and $D/again.svg differ"
 
 # The report embeds the chart once a history exists; the report is byte-identical.
 grep -q 'id="progress"' "$OUT/report.html" && grep -q '<svg ' "$OUT/report.html" && r=ok || r=bad
 check "progress: report.html embeds the chart" $r "no chart in $OUT/report.html"
-"$POLLTAX" report -o "$D/r1.html" "$OUT" && "$POLLTAX" report -o "$D/r2.html" "$OUT" &&
+"$POLLTAX" report --html "$D/r1.html" "$OUT" && "$POLLTAX" report --html "$D/r2.html" "$OUT" &&
 	cmp -s "$D/r1.html" "$D/r2.html" && cmp -s "$D/r1.html" "$OUT/report.html" && r=ok || r=bad
 check "progress: report.html is byte-identical for the same input" $r "reports differ"
 
@@ -106,7 +106,7 @@ cp -R "$OUT" "$D/before"
 "$POLLTAX" progress --since "$D/before" "$OUT" >/dev/null 2>&1 && r=ok || r=bad
 check "progress: --since the same scan runs" $r "polltax progress --since failed"
 "$POLLTAX" scan -q -j 2 -o "$D/first" "$TOP/tests/fixtures/tree" 2>/dev/null
-"$POLLTAX" progress --since "$D/first" --markdown "$D/progress.md" -o "$D/p.svg" "$OUT" >"$D/since.txt" 2>&1
+"$POLLTAX" progress --since "$D/first" --markdown "$D/progress.md" --svg "$D/p.svg" "$OUT" >"$D/since.txt" 2>&1
 grep -q '0 added, 0 removed, 0 moved to another file, 2 reclassified' "$D/since.txt" && r=ok || r=bad
 check "progress: --since reports 2 reclassified, nothing added" $r "$(grep 'From ' "$D/since.txt")"
 grep -q '| `single-static` | `converted` | 1 |' "$D/progress.md" && grep -q '](p.svg)' "$D/progress.md" && r=ok || r=bad
@@ -115,5 +115,46 @@ check "progress: --markdown writes the movement and links the chart" $r "$(cat "
 "$POLLTAX" progress "$D/tree" >/dev/null 2>&1
 [ $? -eq 3 ] && r=ok || r=bad
 check "progress: no history.json is exit status 3" $r "wrong exit status"
+
+# The maintainer's loop on a git tree without tags: scan, series --scan,
+# git am the series, scan again into the same -o, progress.
+E=$D/loop
+mkdir -p "$E"
+cp -R "$TOP/tests/fixtures/tree" "$E/tree"
+export GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL=a@example.org GIT_COMMITTER_NAME='A U Thor' \
+	GIT_COMMITTER_EMAIL=a@example.org GIT_AUTHOR_DATE='2026-11-30T12:00:00Z' GIT_COMMITTER_DATE='2026-11-30T12:00:00Z'
+(cd "$E/tree" && git init -q && git add -A -f && git commit -q -m base) >"$E/git.log" 2>&1
+"$POLLTAX" scan -q -j 2 -o "$E/out" "$E/tree" 2>"$E/scan1.err" &&
+	"$POLLTAX" series -q --signoff 'A U Thor <a@example.org>' --scan "$E/out" -o "$E/series" "$E/tree" \
+		>/dev/null 2>"$E/series.err" && r=ok || r=bad
+check "progress: scan and series --scan on a git tree without tags" $r "$(cat "$E/git.log" "$E/scan1.err" "$E/series.err")"
+nref=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["refused"]))' "$E/series/series.json" 2>/dev/null)
+[ -s "$E/out/refused.json" ] && [ "${nref:-0}" -gt 0 ] && r=ok || r=bad
+check "progress: series records its $nref refusals next to the scan (refused.json)" $r "$(ls "$E/out")"
+cp -R "$E/out" "$E/before"
+(cd "$E/tree" && git am -q $(ls "$E"/series/0*.patch | grep -v '/0000-cover-letter.patch$')) >"$E/am.log" 2>&1 &&
+	"$POLLTAX" scan -q -j 2 -o "$E/out" "$E/tree" 2>"$E/scan2.err" && r=ok || r=bad
+check "progress: the series applies (git am) and the tree scans again into the same -o" $r \
+	"$(cat "$E/am.log" "$E/scan2.err")"
+"$POLLTAX" list "$E/out" >"$E/list.tsv"
+drm=$(awk -F '\t' '$3 == "drm_poll_mask" { print $1 ":" $3 ":" $5 }' "$E/list.tsv")
+[ "$drm" = "drivers/gpu/drm/drm_file.c:drm_poll_mask:converted" ] && r=ok || r=bad
+check "progress: drm_poll(), whose fops DRM_GEM_FOPS builds, is converted in its own file" $r "got '$drm'"
+"$POLLTAX" progress --since "$E/before" "$E/out" >"$E/progress.txt" 2>"$E/progress.err"
+grep -q ' 0 added, 0 removed, 0 moved to another file, ' "$E/progress.txt" && r=ok || r=bad
+check "progress: after the series nothing is removed (every conversion is reclassified)" $r \
+	"$(grep -A 4 '^### Removed' "$E/progress.txt")"
+# date version implementations converted convertible refused needs-open review flagged
+last=$(awk 'NR > 1 && NF == 9 && /^[0-9]/' "$E/progress.txt" | tail -n 1)
+set -- $last
+[ "${5:-x}" = 0 ] && [ "${6:-x}" = "$nref" ] && r=ok || r=bad
+check "progress: convertible reaches 0 once the series is applied, refused ($nref) is its own figure" $r \
+	"last row: $last"
+grep -qxF "$nref refused by polltax series, with the reason:" "$E/progress.txt" &&
+	grep -q '^  drivers/tty/tty_io.c: hung_up_tty_poll(): hung_up_tty_poll is still referenced' "$E/progress.txt" &&
+	r=ok || r=bad
+check "progress: each refusal is listed with its reason" $r "$(sed -n '1,/^## /p' "$E/progress.txt")"
+echo "${2:-}" | grep -qx '[0-9a-f]\{7,40\}@2026-11-30' && r=ok || r=bad
+check "progress: without a tag, the version is git describe --always and the commit's date" $r "version '${2:-}'"
 
 echo "RESULT $passed $failed"

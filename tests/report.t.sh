@@ -53,7 +53,7 @@ check "report: one table row per implementation ($rows)" $r "$rows rows for $all
 grep -q '<a href="drivers/char/single-private-helper-other-file.c">drivers/char/single-private-helper-other-file.c:70</a>' "$P" &&
 	r=ok || r=bad
 check "report: locations link to relative paths by default" $r "no relative link for fixipmi_poll"
-"$POLLTAX" report --url 'https://x.example/v%v/%f?l=%l&p=100%%' -o "$D/url.html" "$S"
+"$POLLTAX" report --url 'https://x.example/v%v/%f?l=%l&p=100%%' --html "$D/url.html" "$S"
 grep -q 'href="https://x.example/v6.12.0-polltax-fixture/drivers/char/single-private-helper-other-file.c?l=70&amp;p=100%"' "$D/url.html" &&
 	r=ok || r=bad
 check "report: --url expands %f %l %v %% and escapes the attribute" $r "$(grep -o 'href="https://x.example[^"]*other-file[^"]*"' "$D/url.html" | head -n 1)"
@@ -79,7 +79,7 @@ echo '{ "broken": ' >"$S/boot-test.json"
 check "report: a broken boot-test.json is a warning and a note, not a failure" $r "$(cat "$D/broken.err")"
 rm -f "$S/boot-test.json"
 
-"$POLLTAX" report -o "$D/a.html" "$S" && "$POLLTAX" report -o "$D/b.html" "$S" && cmp -s "$D/a.html" "$D/b.html" &&
+"$POLLTAX" report --html "$D/a.html" "$S" && "$POLLTAX" report --html "$D/b.html" "$S" && cmp -s "$D/a.html" "$D/b.html" &&
 	r=ok || r=bad
 check "report: byte-identical for the same input" $r "two runs differ"
 grep -Eq '20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]' "$D/a.html" && r=bad || r=ok

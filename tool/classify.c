@@ -696,8 +696,13 @@ static void collect_cb(struct cx *c, json_t *rec, json_t *m, void *d)
 		key = xstrdup(k);
 		file = jstr(fn, "file");
 	}
+	/*
+	 * not summarized: report it where it is used, but a converted
+	 * ->poll_mask (no poll_table: no summary) where it is defined, so that
+	 * one a macro's ops use (DRM_GEM_FOPS) is the function it was before
+	 */
 	if (!fn)
-		file = jstr(rec, "file");	/* not defined anywhere we parsed: report it where it is used */
+		file = cl->converted ? def_file_of(c, m, jstr(rec, "file")) : jstr(rec, "file");
 	p = impl_get(cl->im, key, jstr(m, "function"), file, cl->layer, cl->converted);
 	p->fn = fn;
 	json_array_append(p->ops, rec);
@@ -1726,7 +1731,14 @@ done:
 		}
 		json_object_set_new(out, "function", json_string(p->name));
 		json_object_set_new(out, "file", json_string(p->fn ? jstr(p->fn, "file") : p->file));
-		json_object_set_new(out, "line", json_integer(p->fn ? json_integer_value(json_object_get(p->fn, "line")) : 0));
+		{
+			char *dk = xasprintf("%s:%s", p->file, p->name);
+			json_t *def = json_object_get(c->defs, dk);
+
+			json_object_set_new(out, "line", json_integer(p->fn ? json_integer_value(json_object_get(p->fn, "line"))
+									 : def ? json_integer_value(json_array_get(def, 0)) : 0));
+			free(dk);
+		}
 		json_object_set_new(out, "layer", json_string(p->layer));
 		json_object_set_new(out, "class", json_string(v.cls));
 		json_object_set_new(out, "convertible", json_string(v.conv));

@@ -7,6 +7,7 @@
  * writes DIR/boot-test.json, DIR/boot-test.md and DIR/logs/ (boot_report.c).
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "boot.h"
 #include "datadir.h"
@@ -263,7 +264,7 @@ int cmd_boot_test(int argc, char **argv)
 		case 'P': plan = true; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
 	for (const char *p = kernels; *p;) {
@@ -276,10 +277,8 @@ int cmd_boot_test(int argc, char **argv)
 			die_code(EXIT_USAGE, "--kernels: '%.*s' is not one of base, patched, two-call", (int)n, p);
 		p += n + (p[n] == ',');
 	}
-	if (argc - optind != 2) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "SERIES_DIR KERNEL_DIR"))
 		return EXIT_USAGE;
-	}
 	for (int i = 0; i < argc; i++)
 		sb_addf(&cmdline, "%s%s", i ? " " : "polltax ", argv[i]);
 	/* every path as typed, resolved against the cwd once: git, make and qemu run elsewhere */

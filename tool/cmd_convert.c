@@ -7,6 +7,7 @@
  * makes patches of it.
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "convert.h"
 #include "cocci.h"
@@ -34,7 +35,9 @@ static const char usage[] =
 "                      default: scan it now\n"
 "      --only FUNC     convert only the implementation FUNC (repeatable)\n"
 "      --plan          print the plans (JSON) instead of converting\n"
-"  -o, --output FILE   write the diff to FILE instead of stdout\n"
+"  -o, --output DIR    write the diff to DIR/convert.diff instead of stdout\n"
+"      --diff FILE     write the diff to FILE (the old '-o FILE', which is\n"
+"                      still taken, with a warning)\n"
 "  -q, --quiet         no summary on stderr\n"
 "  -h, --help          this text\n"
 "\n"
@@ -67,11 +70,13 @@ int cmd_convert(int argc, char **argv)
 		{ "only", required_argument, NULL, 'O' },
 		{ "plan", no_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "diff", required_argument, NULL, 'D' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *scan_dir = NULL, *output = NULL, *typed_out;
+	char *outf = NULL;
 	struct strvec only = STRVEC_INIT, files = STRVEC_INIT;
 	bool plan_only = false, quiet = false;
 	struct tree t;
@@ -88,16 +93,15 @@ int cmd_convert(int argc, char **argv)
 		case 's': scan_dir = optarg; break;
 		case 'O': sv_push(&only, optarg); break;
 		case 'p': plan_only = true; break;
-		case 'o': output = optarg; break;
+		case 'o': output = outf = args_out_file("convert", optarg, "convert.diff", "--diff"); break;
+		case 'D': output = optarg; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "KERNEL_DIR"))
 		return EXIT_USAGE;
-	}
 	/* every path as typed, resolved against the cwd once */
 	typed_out = output;
 	scan_dir = abs_path(scan_dir);
@@ -181,6 +185,7 @@ int cmd_convert(int argc, char **argv)
 		free(lb);
 	}
 	if (output) {
+		args_make_parent(output);
 		if (write_file_atomic(output, diff.buf ? diff.buf : "", diff.len) < 0)
 			die("cannot write '%s'", output);
 	} else {
@@ -200,6 +205,7 @@ out:
 	sv_clear(&files);
 	tree_free(&t);
 	free((char *)scan_dir);
+	free(outf);
 	free((char *)output);
 	return 0;
 }

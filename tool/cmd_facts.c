@@ -11,6 +11,7 @@
  * Kconfig symbol and the line that builds its object (boot-test), and the
  * make target (verify).
  */
+#include "args.h"
 #include "commands.h"
 #include "extract.h"
 #include "kbuild.h"
@@ -71,36 +72,84 @@ static json_t *kbuild_facts(const struct flags *f, const struct tree *t, struct 
 	return o;
 }
 
+static const char usage[] =
+"usage: polltax facts [--kbuild] KERNEL_DIR FILE...\n"
+"\n"
+"Print the facts the analyzer extracts from each FILE as JSON: function\n"
+"summaries, ops initializers, creation sites.  For debugging a verdict;\n"
+"'polltax scan' is the real job.  FILE is relative to KERNEL_DIR\n"
+"(drivers/char/mem.c), or a path to a file inside it as typed.  The flags\n"
+"are those 'polltax scan' gives the file (compile_commands.json,\n"
+"compile_flags.txt, an in-tree build, or a build prepared in the cache).\n"
+"\n"
+"options:\n"
+"      --kbuild  what the tree's Kbuild makefiles say of each FILE instead:\n"
+"                its flags, whether the configuration builds it, its Kconfig\n"
+"                symbol and the line that builds it, its make target (one\n"
+"                JSON object a line)\n"
+"  -h, --help    this text\n"
+"\n"
+"exit status: 0 done, 2 usage, 1 a FILE the configuration does not compile\n"
+"or that does not parse (the others are printed), 3 bad input: not a kernel\n"
+"tree, or a FILE that does not exist in it (nothing is parsed then),\n"
+"4 a required tool is missing, 128 other fatal errors.\n";
+
+/* FILE as the tree names it (relative to ROOT), or NULL when it is no file of the tree. */
+static char *tree_file(const char *root, const char *file)
+{
+	char *p = path_join(root, file), *real, *rel = NULL;
+	size_t n = strlen(root);
+
+	if (*file != '/' && is_file(p))
+		rel = xstrdup(file);
+	free(p);
+	if (rel)
+		return rel;
+	/* a path as typed (TREE/drivers/x.c), inside the tree */
+	real = realpath(file, NULL);
+	if (real && is_file(real) && !strncmp(real, root, n) && real[n] == '/')
+		rel = xstrdup(real + n + 1);
+	free(real);
+	return rel;
+}
+
 int cmd_facts(int argc, char **argv)
 {
 	struct tree t;
 	struct flags f;
 	struct prepare_opts po = { .config = NULL };
+	struct strvec files = STRVEC_INIT;
 	int first = 1, rc = 0;
 	bool kb = argc > 1 && !strcmp(argv[1], "--kbuild");
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: polltax facts [--kbuild] KERNEL_DIR FILE...\n\n"
-		       "Print the facts the analyzer extracts from each FILE (relative to\n"
-		       "KERNEL_DIR) as JSON: function summaries, ops initializers, creation\n"
-		       "sites.  For debugging a verdict; 'polltax scan' is the real job.\n\n"
-		       "  --kbuild   what the tree's Kbuild makefiles say of each FILE instead:\n"
-		       "             its flags, whether the configuration builds it, its Kconfig\n"
-		       "             symbol and the line that builds it, its make target\n");
+		fputs(usage, stdout);
 		return 0;
 	}
 	first += kb;
-	if (argc < first + 2) {
-		fprintf(stderr, "usage: polltax facts [--kbuild] KERNEL_DIR FILE...\n");
-		return EXIT_USAGE;
+	if (argc > first && argv[first][0] == '-') {
+		fprintf(stderr, "polltax facts: unknown option '%s'\n", argv[first]);
+		return args_bad_option(usage);
 	}
+	if (args_check(usage, argc, argv, first, "KERNEL_DIR FILE..."))
+		return EXIT_USAGE;
 	tree_open(&t, argv[first]);
+	/* every FILE checked before the flags are prepared (that may take a minute) */
+	for (int i = first + 1; i < argc; i++) {
+		char *rel = tree_file(t.root, argv[i]);
+
+		if (!rel)
+			die_code(EXIT_INPUT, "'%s' does not exist in the kernel tree '%s' (FILE is relative to it)",
+				 argv[i], t.root);
+		sv_push(&files, rel);
+		free(rel);
+	}
 	flags_init(&f, &t, &po);
 	if (kb) {
 		struct kbuild *conf = kbuild_open(t.root, f.build), *k = kbuild_new(t.root, NULL);
 
-		for (int i = first + 1; i < argc; i++) {
-			json_t *o = kbuild_facts(&f, &t, conf, k, argv[i]);
+		for (size_t i = 0; i < files.n; i++) {
+			json_t *o = kbuild_facts(&f, &t, conf, k, files.v[i]);
 
 			json_dumpf(o, stdout, JSON_COMPACT | JSON_SORT_KEYS);
 			putchar('\n');
@@ -108,22 +157,23 @@ int cmd_facts(int argc, char **argv)
 		}
 		kbuild_close(conf);
 		kbuild_close(k);
+		sv_clear(&files);
 		flags_free(&f);
 		tree_free(&t);
 		return 0;
 	}
-	for (int i = first + 1; i < argc; i++) {
+	for (size_t i = 0; i < files.n; i++) {
 		struct strvec args = STRVEC_INIT;
 		char *err = NULL;
 		json_t *facts;
 
-		if (!flags_for(&f, &t, argv[i], &args)) {
-			rc = error("'%s' is not compiled by this configuration", argv[i]);
+		if (!flags_for(&f, &t, files.v[i], &args)) {
+			rc = error("'%s' is not compiled by this configuration", files.v[i]);
 			continue;
 		}
-		facts = extract_tu(t.root, argv[i], (const char *const *)args.v, (int)args.n, &err);
+		facts = extract_tu(t.root, files.v[i], (const char *const *)args.v, (int)args.n, &err);
 		if (!facts) {
-			rc = error("cannot parse '%s': %s", argv[i], err);
+			rc = error("cannot parse '%s': %s", files.v[i], err);
 			free(err);
 		} else {
 			json_object_del(facts, "deps");
@@ -133,6 +183,7 @@ int cmd_facts(int argc, char **argv)
 		}
 		sv_clear(&args);
 	}
+	sv_clear(&files);
 	flags_free(&f);
 	tree_free(&t);
 	return rc ? EXIT_FINDINGS : 0;

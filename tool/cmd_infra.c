@@ -5,6 +5,7 @@
  * or with --two-call the two patches of the boot test's two-call variant.
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "infra.h"
 
@@ -73,12 +74,14 @@ int cmd_infra(int argc, char **argv)
 		case 'D': id.date = optarg; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 1 || !out) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "KERNEL_DIR"))
 		return EXIT_USAGE;
+	if (!out) {
+		fputs("polltax infra: missing -o DIR, the directory to write to\n", stderr);
+		return args_bad_option(usage);
 	}
 	{
 		const char *lt = strchr(signoff, '<'), *gt = lt ? strchr(lt, '>') : NULL;

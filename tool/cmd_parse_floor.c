@@ -7,6 +7,7 @@
  * time is compared with this.
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "scan.h"
 
@@ -66,8 +67,11 @@ int cmd_parse_floor(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1 || o.jobs < 1)
-		die_code(EXIT_USAGE, "usage: polltax parse-floor [-j N] [--build DIR] [--no-pch] [--list] KERNEL_DIR");
+	if (o.jobs < 1)
+		die_code(EXIT_USAGE, "-j takes a number from 1 to 1024");
+	if (args_check("usage: polltax parse-floor [-j N] [--build DIR] [--no-pch] [--list] KERNEL_DIR\n",
+		       argc, argv, optind, "KERNEL_DIR"))
+		return EXIT_USAGE;
 	o.prep.jobs = o.jobs;
 	o.prep.quiet = true;
 	/* resolved against the cwd once: make runs in the tree */

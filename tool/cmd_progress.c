@@ -7,6 +7,7 @@
  * as a Markdown page (reports/progress.md is made so).
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "history.h"
 #include "movement.h"
@@ -21,12 +22,18 @@ static const char usage[] =
 "usage: polltax progress [options] OUT_DIR\n"
 "\n"
 "Print one row per scan recorded in OUT_DIR/history.json (date, version,\n"
-"implementations, converted, convertible \"yes\", needs-open, review, flagged\n"
-"\"no\") and write the chart of converted, convertible and flagged to\n"
-"OUT_DIR/progress.svg.\n"
+"implementations, converted, convertible \"yes\", refused, needs-open, review,\n"
+"flagged \"no\") and write the chart of converted, convertible and flagged to\n"
+"OUT_DIR/progress.svg.  \"refused\" is what 'polltax series --scan OUT_DIR'\n"
+"refused to convert (it records that in OUT_DIR/refused.json); each is\n"
+"listed with the reason, and \"convertible\" counts the others, so it reaches\n"
+"0 once the series is applied.  The version is the tree's git describe (a\n"
+"commit without a tag: its hash@date of the commit), else its Makefile's.\n"
 "\n"
 "options:\n"
-"  -o, --output SVG      write the chart to SVG instead\n"
+"  -o, --output DIR      write the chart to DIR/progress.svg instead\n"
+"      --svg FILE        write the chart to FILE (the old '-o SVG', which is\n"
+"                        still taken, with a warning)\n"
 "      --since OLD_DIR   also print what moved between the scan in OLD_DIR and\n"
 "                        the one in OUT_DIR: implementations added, removed,\n"
 "                        moved to another file and reclassified\n"
@@ -91,10 +98,26 @@ static char *relative_to(const char *path, const char *from)
 	return rel;
 }
 
+/* The refusals of the last scan, each with its reason (MD: as a Markdown list). */
+static void refused_list(struct strbuf *sb, json_t *refused, bool md)
+{
+	json_t *x;
+	size_t i;
+
+	if (!json_array_size(refused))
+		return;
+	sb_addf(sb, "\n%zu refused by polltax series, with the reason:\n%s", json_array_size(refused), md ? "\n" : "");
+	json_array_foreach(refused, i, x)
+		sb_addf(sb, md ? "- `%s`: `%s()`: %s\n" : "  %s: %s(): %s\n",
+			json_string_value(json_object_get(x, "file")), json_string_value(json_object_get(x, "function")),
+			json_string_value(json_object_get(x, "reason")));
+}
+
 int cmd_progress(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "svg", required_argument, NULL, 'S' },
 		{ "since", required_argument, NULL, 's' },
 		{ "markdown", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
@@ -102,24 +125,23 @@ int cmd_progress(int argc, char **argv)
 	};
 	const char *svg_path = NULL, *since = NULL, *md = NULL;
 	struct strbuf sb = STRBUF_INIT;
-	json_t *h, *mv = NULL;
-	char *hp, *svg, *dir;
+	json_t *h, *mv = NULL, *refused;
+	char *hp, *svg, *dir, *outf = NULL;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': svg_path = optarg; break;
+		case 'o': svg_path = outf = args_out_file("progress", optarg, "progress.svg", "--svg"); break;
+		case 'S': svg_path = optarg; break;
 		case 's': since = optarg; break;
 		case 'm': md = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "OUT_DIR"))
 		return EXIT_USAGE;
-	}
 	/* every path as typed, resolved against the cwd once */
 	dir = abs_path(argv[optind]);
 	svg_path = abs_path(svg_path);
@@ -132,6 +154,18 @@ int cmd_progress(int argc, char **argv)
 	if (!json_array_size(h))
 		die_code(EXIT_INPUT, "'%s' records no scan", hp);
 	svg = svg_path ? xstrdup(svg_path) : path_join(dir, "progress.svg");
+	{
+		/* what series refused of the last scan (it ran after that scan: the entry may not say it) */
+		char *sp = path_join(dir, "polltax.json");
+		json_t *cur = is_file(sp) ? json_load_file(sp, 0, NULL) : NULL;
+		json_t *last = json_array_get(h, json_array_size(h) - 1);
+
+		refused = cur ? history_refused(dir, cur) : NULL;
+		if (refused && !json_object_get(last, "refused"))
+			json_object_set_new(last, "refused", json_integer((json_int_t)json_array_size(refused)));
+		json_decref(cur);
+		free(sp);
+	}
 	if (since) {
 		json_t *old = load_scan(since), *cur = load_scan(dir);
 
@@ -141,9 +175,11 @@ int cmd_progress(int argc, char **argv)
 	}
 
 	progress_table_text(&sb, h);
+	refused_list(&sb, refused, false);
 	fputs(sb.buf, stdout);
 	sb_reset(&sb);
 	progress_svg(&sb, h);
+	args_make_parent(svg);
 	if (write_file_atomic(svg, sb.buf, sb.len) < 0)
 		die("cannot write the chart");
 	sb_reset(&sb);
@@ -158,11 +194,14 @@ int cmd_progress(int argc, char **argv)
 
 		sb_addf(&sb, "# Conversion progress of the ->poll implementations\n\n"
 			     "%zu scans recorded in `history.json`, the last of linux %s. \"convertible\" counts "
-			     "convertible `yes`, \"flagged\" convertible `no` (they keep `->poll`); the classes are "
-			     "those of `TAXONOMY.md`.\n\n", json_array_size(h),
+			     "convertible `yes` that `polltax series` did not refuse, \"refused\" what it refused "
+			     "(with the reason, in `refused.json` next to the scan it used), \"flagged\" "
+			     "convertible `no` (they keep `->poll`); the classes are those of `TAXONOMY.md`.\n\n",
+			json_array_size(h),
 			json_string_value(json_object_get(last, "version")) ?
 			json_string_value(json_object_get(last, "version")) : "?");
 		progress_table_markdown(&sb, h);
+		refused_list(&sb, refused, true);
 		sb_addf(&sb, "\n![converted, convertible and flagged per scan](%s)\n\n", rel);
 		if (mv)
 			movement_markdown(&sb, mv);
@@ -172,8 +211,10 @@ int cmd_progress(int argc, char **argv)
 	}
 	sb_release(&sb);
 	json_decref(mv);
+	json_decref(refused);
 	json_decref(h);
 	free(svg);
+	free(outf);
 	free(hp);
 	free(dir);
 	free((char *)svg_path);

@@ -6,6 +6,7 @@
  * or the movement since an older scan.
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "report.h"
 
@@ -22,7 +23,9 @@ static const char usage[] =
 "bytes.\n"
 "\n"
 "options:\n"
-"  -o, --output FILE     write FILE instead of OUT_DIR/report.html\n"
+"  -o, --output DIR      write DIR/report.html instead of OUT_DIR/report.html\n"
+"      --html FILE       write the page to FILE (the old '-o FILE', which is\n"
+"                        still taken, with a warning)\n"
 "      --url TEMPLATE    link every location through TEMPLATE: %f is the file\n"
 "                        (relative to the tree), %l the line, %v the tree's\n"
 "                        version, %% a '%', e.g.\n"
@@ -39,29 +42,29 @@ int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "url", required_argument, NULL, 'u' },
 		{ "since", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { NULL, NULL, NULL };
-	char *p, *dir;
+	char *p, *dir, *outf = NULL;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': o.out = optarg; break;
+		case 'o': o.out = outf = args_out_file("report", optarg, "report.html", "--html"); break;
+		case 'H': o.out = optarg; break;
 		case 'u': o.url = optarg; break;
 		case 's': o.since = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "OUT_DIR"))
 		return EXIT_USAGE;
-	}
 	/* every path as typed, resolved against the cwd once */
 	dir = abs_path(argv[optind]);
 	o.out = abs_path(o.out);
@@ -77,10 +80,13 @@ int cmd_report(int argc, char **argv)
 			die_code(EXIT_INPUT, "'%s' holds no scan (no polltax.json)", o.since);
 		free(p);
 	}
+	if (o.out)
+		args_make_parent(o.out);
 	if (report_write(dir, &o) < 0)
 		die("cannot write the report of '%s'", argv[optind]);
 	free(dir);
 	free((char *)o.out);
 	free((char *)o.since);
+	free(outf);
 	return 0;
 }

@@ -2,9 +2,11 @@
 /*
  * cmd_scan.c - "polltax scan KERNEL_DIR": classify every ->poll
  * implementation of a tree and write polltax.json, polltax.csv,
- * summary.md (and append a row to history.json) in the output directory.
+ * summary.md and report.html (and append an entry to history.json when the
+ * counts changed) in the output directory.
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "history.h"
 #include "output.h"
@@ -23,7 +25,9 @@ static const char usage[] =
 "  polltax.json   every fact (schema: tool/SCHEMA.md)\n"
 "  polltax.csv    one row per implementation\n"
 "  summary.md     counts per class and per subsystem, for a mail\n"
-"  history.json   one entry appended per scan (see 'polltax progress')\n"
+"  history.json   one entry per scan whose counts changed (see 'polltax\n"
+"                 progress')\n"
+"  report.html    one self-contained page of it all (see 'polltax report')\n"
 "\n"
 "Compile flags come from KERNEL_DIR/compile_commands.json, else its\n"
 "compile_flags.txt, else an in-tree prepared build, else polltax runs\n"
@@ -33,6 +37,12 @@ static const char usage[] =
 "  -o, --output DIR     where to write (default: polltax-out, in the current\n"
 "                       directory); never inside KERNEL_DIR: refused there\n"
 "  -j, --jobs N         parallel parses (default: number of CPUs)\n"
+"      --only-dir DIR   report only the implementations under DIR (relative to\n"
+"                       KERNEL_DIR, or a path inside it), decided with the\n"
+"                       whole tree's flags and helpers; 'polltax scan\n"
+"                       TREE/drivers/media' is 'polltax scan --only-dir\n"
+"                       drivers/media TREE' (the tree's top is the first\n"
+"                       directory above with Makefile, Kconfig and MAINTAINERS)\n"
 "      --config TARGET  configuration to prepare (default: allmodconfig)\n"
 "      --build DIR      prepared build directory to use (O=)\n"
 "      --no-cache       read no cached result: parse every file and give it to\n"
@@ -56,11 +66,73 @@ static const char usage[] =
 
 #define DEFAULT_OUT "polltax-out"
 
+/* Does DIR hold what a kernel tree's top holds (Makefile, Kconfig, MAINTAINERS)? */
+static bool is_tree_top(const char *dir)
+{
+	static const char *const tops[] = { "Makefile", "Kconfig", "MAINTAINERS" };
+	bool all = true;
+
+	for (size_t i = 0; i < 3 && all; i++) {
+		char *p = path_join(dir, tops[i]);
+
+		all = is_file(p);
+		free(p);
+	}
+	return all;
+}
+
+/*
+ * When PATH is a directory below a kernel tree's top (the first directory
+ * above it that is a top), that top, and *SUB PATH relative to it; else
+ * NULL (PATH is the tree, or no tree holds it: tree_open() says why).
+ */
+static char *tree_top_above(const char *path, char **sub)
+{
+	char *real = realpath(path, NULL), *d, *s;
+
+	if (!real || !is_dir(real) || is_tree_top(real)) {
+		free(real);
+		return NULL;
+	}
+	d = xstrdup(real);
+	while ((s = strrchr(d, '/')) && s != d) {
+		*s = '\0';
+		if (is_tree_top(d)) {
+			*sub = xstrdup(real + strlen(d) + 1);
+			free(real);
+			return d;
+		}
+	}
+	free(d);
+	free(real);
+	return NULL;
+}
+
+/* --only-dir DIR: relative to the tree T, or a path inside it as typed; dies when it is neither. */
+static char *only_dir_of(const struct tree *t, const char *dir)
+{
+	char *p = path_join(t->root, dir), *real = NULL, *rel = NULL;
+	size_t n = strlen(t->root);
+
+	if (*dir != '/' && is_dir(p))
+		real = realpath(p, NULL);
+	if (!real && is_dir(dir))
+		real = realpath(dir, NULL);
+	if (real && !strncmp(real, t->root, n) && real[n] == '/')
+		rel = xstrdup(real + n + 1);
+	free(p);
+	free(real);
+	if (!rel)
+		die_code(EXIT_USAGE, "--only-dir '%s' is no directory of the kernel tree '%s'", dir, t->root);
+	return rel;
+}
+
 int cmd_scan(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "only-dir", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "build", required_argument, NULL, 'b' },
 		{ "no-cache", no_argument, NULL, 'n' },
@@ -78,7 +150,8 @@ int cmd_scan(int argc, char **argv)
 	json_t *res;
 	sigset_t hold, old;
 	char *outdir, *build, *times;
-	const char *typed_out;
+	const char *typed_out, *only = NULL, *tree_arg;
+	char *top = NULL, *sub = NULL;
 	bool out_given = false;
 	int c;
 
@@ -91,6 +164,7 @@ int cmd_scan(int argc, char **argv)
 			if (o.jobs < 1 || o.jobs > 1024)
 				die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", optarg);
 			break;
+		case 'd': only = optarg; break;
 		case 'c': o.prep.config = optarg; break;
 		case 'b': o.prep.build = optarg; break;
 		case 'n': o.no_cache = true; break;
@@ -105,24 +179,33 @@ int cmd_scan(int argc, char **argv)
 			break;
 		case 'q': o.quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "KERNEL_DIR"))
 		return EXIT_USAGE;
-	}
 	o.prep.jobs = o.jobs;
 	o.prep.quiet = o.quiet;
 	/* every path as typed, resolved against the cwd once (make runs in the tree) */
 	outdir = abs_path(o.outdir);
 	build = abs_path(o.prep.build);
 	times = abs_path(o.times);
-	tree_open(&t, argv[optind]);
+	/* a directory below a tree's top: that tree, only that directory */
+	tree_arg = argv[optind];
+	top = tree_top_above(tree_arg, &sub);
+	if (top && only)
+		die_code(EXIT_USAGE, "'%s' is a directory of the kernel tree '%s': give the tree's top with --only-dir, "
+			 "or the directory alone", tree_arg, top);
+	tree_open(&t, top ? top : tree_arg);
+	if (only)
+		sub = only_dir_of(&t, only);
+	o.only_dir = sub;
 	/* before anything is written: the tree is only read */
 	refuse_inside_tree(outdir, o.outdir, "-o", !out_given, t.root);
 	refuse_inside_tree(build, o.prep.build, "--build", false, t.root);
 	refuse_inside_tree(times, o.times, "--times", false, t.root);
+	/* an output that cannot be written fails now, not after the scan */
+	args_writable_dir(outdir, o.outdir, "-o");
 	typed_out = o.outdir;
 	o.outdir = outdir;
 	o.prep.build = build;
@@ -149,7 +232,7 @@ int cmd_scan(int argc, char **argv)
 		json_t *cn = json_object_get(res, "counts");
 
 		fprintf(stderr, "polltax: %lld implementations, %lld disagreements; wrote %s/polltax.json, "
-			"polltax.csv, summary.md\n",
+			"polltax.csv, summary.md, report.html\n",
 			json_integer_value(json_object_get(cn, "implementations")),
 			json_integer_value(json_object_get(cn, "disagreements")), typed_out);
 	}
@@ -158,5 +241,7 @@ int cmd_scan(int argc, char **argv)
 	free(outdir);
 	free(build);
 	free(times);
+	free(top);
+	free(sub);
 	return 0;
 }

@@ -5,6 +5,7 @@
  * postings, README.md and series.json): series.h.
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "maintainers.h"
 #include "series.h"
@@ -64,8 +65,9 @@ static const char usage[] =
 "exit status: 0 done, 2 usage (an unknown --section: the message lists the\n"
 "names near it), 3 bad input (the tree's sources are not what\n"
 "the infrastructure patch is made for: the message names the file and the\n"
-"anchor; the infrastructure patch does not apply; no identity), 4 a required\n"
-"tool is missing, 128 other fatal errors.\n";
+"anchor; the infrastructure patch does not apply; no identity; a --scan of\n"
+"another tree; nothing to send: the tree has f_poll_head and nothing could\n"
+"be converted), 4 a required tool is missing, 128 other fatal errors.\n";
 
 /* --section NAME: its title as MAINTAINERS writes it; an unknown name is a usage error naming the close ones. */
 static const char *section_title(const char *root, const char *name)
@@ -152,12 +154,14 @@ int cmd_series(int argc, char **argv)
 			break;
 		case 'q': o.quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 1 || !o.out) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "KERNEL_DIR"))
 		return EXIT_USAGE;
+	if (!o.out) {
+		fputs("polltax series: missing -o DIR, the directory to write to\n", stderr);
+		return args_bad_option(usage);
 	}
 	if (o.infra && o.no_infra)
 		die_code(EXIT_USAGE, "--infra and --no-infra exclude each other");

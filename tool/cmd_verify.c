@@ -5,6 +5,7 @@
  * and the table.
  */
 #define _GNU_SOURCE
+#include "args.h"
 #include "commands.h"
 #include "series.h"
 #include "verify.h"
@@ -32,7 +33,9 @@ static const char usage[] =
 "      --config TARGET  the configuration to build (default: allmodconfig)\n"
 "  -j, --jobs N         parallel make jobs (default: number of CPUs)\n"
 "      --no-build       only git am and checkpatch\n"
-"  -o, --output FILE    also write the table (Markdown) to FILE\n"
+"  -o, --output DIR     also write the table (Markdown) to DIR/verify.md\n"
+"      --table FILE     also write the table to FILE (the old '-o FILE', still\n"
+"                       taken, with a warning)\n"
 "  -q, --quiet          no progress output\n"
 "  -h, --help           this text\n"
 "\n"
@@ -46,6 +49,7 @@ int cmd_verify(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-build", no_argument, NULL, 'B' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "table", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -70,16 +74,15 @@ int cmd_verify(int argc, char **argv)
 				die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", optarg);
 			break;
 		case 'B': o.no_build = true; break;
-		case 'o': output = optarg; break;
+		case 'o': output = args_out_file("verify", optarg, "verify.md", "--table"); break;
+		case 'T': output = optarg; break;
 		case 'q': o.quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return EXIT_USAGE;
+		default: return args_bad_option(usage);
 		}
 	}
-	if (argc - optind != 2) {
-		fputs(usage, stderr);
+	if (args_check(usage, argc, argv, optind, "DIR KERNEL_DIR"))
 		return EXIT_USAGE;
-	}
 	/* git am and make run in the scratch tree: no path may depend on the cwd */
 	dir = abs_path(argv[optind]);
 	typed_out = output;
@@ -99,6 +102,8 @@ int cmd_verify(int argc, char **argv)
 	ok = verify_run(&v);
 	table = verify_table(&v);
 	fputs(table, stdout);
+	if (output)
+		args_make_parent(output);
 	if (output && write_file_atomic(output, table, strlen(table)) < 0)
 		die("cannot write '%s'", output);
 	if (!o.quiet)

@@ -30,6 +30,33 @@ json_t *history_load(const char *path)
 	return h;
 }
 
+json_t *history_refused(const char *dir, json_t *result)
+{
+	char *path = path_join(dir, "refused.json");
+	json_t *rec, *out, *x, *y;
+	size_t i, j;
+
+	rec = is_file(path) ? json_load_file(path, 0, NULL) : NULL;
+	free(path);
+	if (!rec)
+		return NULL;
+	out = json_array();
+	json_array_foreach(json_object_get(result, "implementations"), i, x) {
+		if (strcmp(json_string_value(json_object_get(x, "convertible")) ?: "", "yes"))
+			continue;
+		json_array_foreach(json_object_get(rec, "refused"), j, y)
+			if (json_equal(json_object_get(x, "file"), json_object_get(y, "file")) &&
+			    json_equal(json_object_get(x, "function"), json_object_get(y, "function"))) {
+				json_array_append_new(out, json_pack("{s:O, s:O, s:O}", "file", json_object_get(x, "file"),
+								     "function", json_object_get(x, "function"),
+								     "reason", json_object_get(y, "reason")));
+				break;
+			}
+	}
+	json_decref(rec);
+	return out;
+}
+
 int history_append(const char *dir, json_t *result)
 {
 	char *path = path_join(dir, "history.json");
@@ -47,6 +74,16 @@ int history_append(const char *dir, json_t *result)
 		      "file_operations_with_poll", json_object_get(counts, "file_operations_with_poll"));
 	if (json_object_get(tree, "git_describe"))
 		json_object_set(e, "git_describe", json_object_get(tree, "git_describe"));
+	if (json_object_get(tree, "git_date"))
+		json_object_set(e, "git_date", json_object_get(tree, "git_date"));
+	{
+		/* what series refused, when it recorded that next to this scan */
+		json_t *ref = history_refused(dir, result);
+
+		if (ref)
+			json_object_set_new(e, "refused", json_integer((json_int_t)json_array_size(ref)));
+		json_decref(ref);
+	}
 	last = json_array_get(h, json_array_size(h) - 1);
 	if (last) {
 		json_t *cmp = json_deep_copy(last);

@@ -11,5 +11,13 @@
 
 int history_append(const char *dir, json_t *result);
 json_t *history_load(const char *path);	/* array; empty when missing */
+/*
+ * The implementations of RESULT (a scan) that 'polltax series' refused:
+ * series records its refusals in DIR/refused.json, DIR the scan it used
+ * (pipeline_record_refused()); those still auto-convertible ("yes") in
+ * RESULT, matched by file and function, each {file, function, reason}.
+ * NULL when DIR has no refused.json.
+ */
+json_t *history_refused(const char *dir, json_t *result);
 
 #endif

@@ -169,6 +169,10 @@ char *summary_markdown(json_t *result)
 		jint(counts, "implementations"), jint(counts, "file_operations_with_poll"),
 		jint(bv, "converted"), jint(bv, "yes"), jint(bv, "needs-open"), jint(bv, "review"),
 		jint(bv, "no"), jint(bc, "not-poll"));
+	if (jstr(tree, "only_dir")[0])
+		sb_addf(&sb, "Only the implementations under `%s/` are reported (`polltax scan --only-dir`), and "
+			     "counted; they were decided with the whole tree's flags and helpers.\n\n",
+			jstr(tree, "only_dir"));
 	sb_adds(&sb, "| class | implementations |\n|---|---:|\n");
 	for (int c = 0; class_order[c]; c++)
 		sb_addf(&sb, "| `%s` | %lld |\n", class_order[c], jint(bc, class_order[c]));

@@ -11,6 +11,55 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
+
+/* Every file an implementation of IMPLS names: its own, its ops', its creation sites'. */
+static void impl_files(json_t *impls, struct strvec *out)
+{
+	static const char *const lists[] = { "ops", "creation_sites" };
+	json_t *x, *y;
+	size_t i, j;
+
+	json_array_foreach(impls, i, x) {
+		const char *f = json_string_value(json_object_get(x, "file"));
+
+		if (f && *f && !sv_contains(out, f))
+			sv_push(out, f);
+		for (size_t l = 0; l < 2; l++)
+			json_array_foreach(json_object_get(x, lists[l]), j, y) {
+				f = json_string_value(json_object_get(y, "file"));
+				if (f && *f && !sv_contains(out, f))
+					sv_push(out, f);
+			}
+	}
+	sv_sort(out);
+}
+
+json_t *pipeline_sources_id(const char *root, json_t *impls)
+{
+	struct strvec files = STRVEC_INIT;
+	XXH64_state_t *st = XXH64_createState();
+	json_t *id;
+	char hex[17];
+
+	impl_files(impls, &files);
+	XXH64_reset(st, 0);
+	for (size_t i = 0; i < files.n; i++) {
+		char *p = path_join(root, files.v[i]), *text = NULL;
+		size_t len = 0;
+		unsigned long long h = read_file(p, &text, &len) < 0 ? 0 : XXH64(text, len, 0);
+
+		XXH64_update(st, files.v[i], strlen(files.v[i]) + 1);
+		XXH64_update(st, &h, sizeof(h));
+		free(text);
+		free(p);
+	}
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)XXH64_digest(st));
+	id = json_pack("{s:I, s:s}", "files", (json_int_t)files.n, "xxh64", hex);
+	XXH64_freeState(st);
+	sv_clear(&files);
+	return id;
+}
 
 json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *write_dir, bool quiet)
 {
@@ -34,6 +83,26 @@ json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *wr
 			if (h && strcmp(h, t->head))
 				warning("the scan '%s' is of commit %.12s, the tree is at %.12s", p, h, t->head);
 		}
+		{
+			/* the same version is not the same tree: the sources the scan read must be these */
+			json_t *was = json_object_get(json_object_get(r, "tree"), "sources");
+			const char *wid = json_string_value(json_object_get(was, "xxh64"));
+
+			if (!wid) {
+				warning("the scan '%s' does not record its tree's sources (an older polltax): "
+					"not checked against '%s'", p, t->root);
+			} else {
+				json_t *now = pipeline_sources_id(t->root, json_object_get(r, "implementations"));
+
+				if (strcmp(wid, json_string_value(json_object_get(now, "xxh64"))))
+					die_code(EXIT_INPUT, "the scan '%s' was made from another tree: the %lld files "
+						 "its implementations are in are not those of '%s' (or the tree "
+						 "changed since); scan this tree (polltax scan -o DIR %s) and pass "
+						 "that --scan", scan_dir, json_integer_value(json_object_get(now, "files")),
+						 t->root, t->root);
+				json_decref(now);
+			}
+		}
 		free(p);
 		return r;
 	}
@@ -55,6 +124,27 @@ json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *wr
 		}
 	}
 	return r;
+}
+
+void pipeline_record_refused(const char *scan_dir, json_t *scan, json_t *refused)
+{
+	json_t *rec = json_object(), *list = json_array(), *x;
+	char *p;
+	size_t i;
+
+	if (!scan_dir)
+		return;
+	json_array_foreach(refused, i, x)
+		json_array_append_new(list, json_pack("{s:O, s:O, s:O}", "file", json_object_get(x, "file"),
+						      "function", json_object_get(x, "function"),
+						      "reason", json_object_get(x, "reason")));
+	json_object_set(rec, "sources", json_object_get(json_object_get(scan, "tree"), "sources"));
+	json_object_set_new(rec, "refused", list);
+	p = path_join(scan_dir, "refused.json");
+	if (write_json(p, rec) < 0)
+		warning("cannot record the refusals in '%s': 'polltax progress' will count them as convertible", p);
+	free(p);
+	json_decref(rec);
 }
 
 json_t *pipeline_convertible(json_t *scan)

@@ -22,6 +22,7 @@ static const struct cmd {
 	{ "boot-test", cmd_boot_test, "boot base, patched and two-call kernels in qemu: checks and poll tax" },
 	{ "report", cmd_report, "write a scan's report.html, one self-contained page" },
 	{ "progress", cmd_progress, "conversion progress across scans: table and chart" },
+	{ "cache", cmd_cache, "the cache's parts and their sizes; 'cache clean [PART]' removes them" },
 	{ "parse-floor", cmd_parse_floor, "only parse what scan would parse (make bench)" },
 };
 
@@ -33,11 +34,20 @@ static void usage(FILE *f)
 		   "single-queue ones to f_poll_head + ->poll_mask().\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'polltax COMMAND --help' tells more.\n");
+	fprintf(f, "\n'polltax help COMMAND' (or 'polltax COMMAND --help') tells more.\n");
 }
 
 int main(int argc, char **argv)
 {
+	/* "polltax help scan" is "polltax scan --help" */
+	if (argc >= 3 && !strcmp(argv[1], "help")) {
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].fn(2, (char *[]){ argv[2], (char *)"--help", NULL });
+		fprintf(stderr, "polltax: '%s' is not a polltax command\n\n", argv[2]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
@@ -47,8 +57,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			/* getopt's messages then say "polltax scan: unrecognized option" */
+			char *self = xasprintf("polltax %s", argv[1]);
+
+			argv[1] = self;
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "polltax: '%s' is not a polltax command\n\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

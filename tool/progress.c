@@ -2,7 +2,8 @@
 /*
  * progress.c - the rows and the chart of a history.json (see progress.h).
  * Feeds no class: it counts what the scans recorded, per entry,
- * "converted" (class converted), "convertible" (convertible "yes") and
+ * "converted" (class converted), "convertible" (convertible "yes" that
+ * 'polltax series' did not refuse), "refused" (what it refused) and
  * "flagged" (convertible "no").  The chart is written by hand as SVG with
  * fixed geometry and one decimal per coordinate, so the same history
  * always gives the same bytes.
@@ -20,19 +21,28 @@ void progress_row(json_t *e, struct progress_row *r)
 {
 	json_t *bv = json_object_get(e, "by_convertible");
 
+	const char *d = jstr(e, "git_describe");
+
 	r->date = jstr(e, "date");
-	r->label = jstr(e, "git_describe")[0] ? jstr(e, "git_describe") : jstr(e, "version");
+	r->label = d[0] ? d : jstr(e, "version");
+	/* no tag: 'git describe --always' is a bare hash, which says nothing of when: add the commit's date */
+	if (d[0] && strspn(d, "0123456789abcdef") == strlen(d) && jstr(e, "git_date")[0]) {
+		snprintf(r->buf, sizeof(r->buf), "%s@%s", d, jstr(e, "git_date"));
+		r->label = r->buf;
+	}
 	r->implementations = jint(e, "implementations");
 	r->converted = jint(bv, "converted");
-	r->yes = jint(bv, "yes");
+	r->refused = jint(e, "refused");
+	r->yes = jint(bv, "yes") - r->refused;
 	r->needs_open = jint(bv, "needs-open");
 	r->review = jint(bv, "review");
 	r->no = jint(bv, "no");
 }
 
 static const char *const heads[] = {
-	"date", "version", "implementations", "converted", "convertible", "needs-open", "review", "flagged",
+	"date", "version", "implementations", "converted", "convertible", "refused", "needs-open", "review", "flagged",
 };
+#define NHEADS (int)(sizeof(heads) / sizeof(heads[0]))
 
 void progress_table_text(struct strbuf *sb, json_t *history)
 {
@@ -48,15 +58,15 @@ void progress_table_text(struct strbuf *sb, json_t *history)
 			wl = (int)strlen(r.label);
 	}
 	sb_addf(sb, "%-20s  %-*s", heads[0], wl, heads[1]);
-	for (int c = 2; c < 8; c++)
+	for (int c = 2; c < NHEADS; c++)
 		sb_addf(sb, "  %*s", (int)strlen(heads[c]), heads[c]);
 	sb_addc(sb, '\n');
 	json_array_foreach(history, i, e) {
 		struct progress_row r;
 
 		progress_row(e, &r);
-		sb_addf(sb, "%-20s  %-*s  %15lld  %9lld  %11lld  %10lld  %6lld  %7lld\n", r.date, wl, r.label,
-			r.implementations, r.converted, r.yes, r.needs_open, r.review, r.no);
+		sb_addf(sb, "%-20s  %-*s  %15lld  %9lld  %11lld  %7lld  %10lld  %6lld  %7lld\n", r.date, wl, r.label,
+			r.implementations, r.converted, r.yes, r.refused, r.needs_open, r.review, r.no);
 	}
 }
 
@@ -66,15 +76,15 @@ void progress_table_markdown(struct strbuf *sb, json_t *history)
 	size_t i;
 
 	sb_adds(sb, "|");
-	for (int c = 0; c < 8; c++)
+	for (int c = 0; c < NHEADS; c++)
 		sb_addf(sb, " %s |", heads[c]);
-	sb_adds(sb, "\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+	sb_adds(sb, "\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	json_array_foreach(history, i, e) {
 		struct progress_row r;
 
 		progress_row(e, &r);
-		sb_addf(sb, "| %s | %s | %lld | %lld | %lld | %lld | %lld | %lld |\n", r.date, r.label,
-			r.implementations, r.converted, r.yes, r.needs_open, r.review, r.no);
+		sb_addf(sb, "| %s | %s | %lld | %lld | %lld | %lld | %lld | %lld | %lld |\n", r.date, r.label,
+			r.implementations, r.converted, r.yes, r.refused, r.needs_open, r.review, r.no);
 	}
 }
 

@@ -2,7 +2,8 @@
 /*
  * progress.h - conversion progress across the entries of a history.json
  * (see history.c): the rows a person reads, and a line chart in SVG of
- * converted, convertible ("yes") and flagged ("no") implementations.
+ * converted, convertible ("yes" and not refused by 'polltax series'),
+ * refused and flagged ("no") implementations.
  * Used by 'polltax progress' and embedded by 'polltax report'.
  */
 #ifndef POLLTAX_PROGRESS_H
@@ -14,8 +15,14 @@
 
 struct progress_row {
 	const char *date;	/* as recorded, "" when missing */
-	const char *label;	/* git describe, else the version */
-	long long implementations, converted, yes, needs_open, review, no;
+	const char *label;	/* git describe (with the commit's date when no tag names it), else the version */
+	/*
+	 * yes: convertible and not refused by 'polltax series' (refused: with
+	 * its reason in refused.json), so that it reaches 0 once the series
+	 * is applied
+	 */
+	long long implementations, converted, yes, refused, needs_open, review, no;
+	char buf[128];		/* the label, when made here */
 };
 
 /* One row of a history entry; the strings point into the entry. */

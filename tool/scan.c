@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "scan.h"
+#include "pipeline.h"
 #include "classify.h"
 #include "cocci.h"
 #include "extract.h"
@@ -879,6 +880,62 @@ static void unresolved_callees(json_t *tus, struct strvec *out)
 	json_decref(calls);
 }
 
+/* Is the file REL under DIR (NULL: the whole tree)? */
+static bool under_dir(const char *rel, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	return !dir || (!strncmp(rel, dir, n) && rel[n] == '/');
+}
+
+/*
+ * Only the implementations (and disagreements) under DIR, counted again;
+ * "tree"."only_dir" says so.  The facts of the whole tree decided them.
+ */
+static void keep_under_dir(json_t *result, const char *dir)
+{
+	static const char *const lists[] = { "implementations", "disagreements" };
+	json_t *counts = json_object_get(result, "counts"), *by_class = json_object(), *by_conv = json_object();
+	json_t *fops = json_object(), *x, *y;
+	json_int_t total = 0;
+	size_t i, j;
+
+	for (size_t l = 0; l < 2; l++) {
+		json_t *keep = json_array();
+
+		json_array_foreach(json_object_get(result, lists[l]), i, x)
+			if (under_dir(json_string_value(json_object_get(x, "file")) ?: "", dir))
+				json_array_append(keep, x);
+		json_object_set_new(result, lists[l], keep);
+	}
+	json_array_foreach(json_object_get(result, "implementations"), i, x) {
+		const char *cls = json_string_value(json_object_get(x, "class")) ?: "";
+		const char *cv = json_string_value(json_object_get(x, "convertible")) ?: "";
+
+		json_object_set_new(by_class, cls, json_integer(json_integer_value(json_object_get(by_class, cls)) + 1));
+		json_object_set_new(by_conv, cv, json_integer(json_integer_value(json_object_get(by_conv, cv)) + 1));
+		total += strcmp(cls, "not-poll") != 0;
+		if (!strcmp(cls, "not-poll"))
+			continue;
+		json_array_foreach(json_object_get(x, "ops"), j, y)
+			if (!strcmp(json_string_value(json_object_get(y, "type")) ?: "", "file_operations")) {
+				char *k = xasprintf("%s:%s", json_string_value(json_object_get(y, "file")) ?: "",
+						    json_string_value(json_object_get(y, "var")) ?: "");
+
+				json_object_set_new(fops, k, json_true());
+				free(k);
+			}
+	}
+	json_object_set_new(counts, "by_class", by_class);
+	json_object_set_new(counts, "by_convertible", by_conv);
+	json_object_set_new(counts, "implementations", json_integer(total));
+	json_object_set_new(counts, "file_operations_with_poll", json_integer((json_int_t)json_object_size(fops)));
+	json_object_set_new(counts, "disagreements",
+			    json_integer((json_int_t)json_array_size(json_object_get(result, "disagreements"))));
+	json_object_set_new(json_object_get(result, "tree"), "only_dir", json_string(dir));
+	json_decref(fops);
+}
+
 json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 {
 	struct strvec files = STRVEC_INIT, skipped = STRVEC_INIT;
@@ -1008,8 +1065,16 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 		warning("%zu more files not read (polltax.json \"files\".\"skipped\" lists them)", skipped.n - 10);
 	for (size_t i = 0; i < skipped.n; i++)
 		json_array_append_new(skip, jstr(skipped.v[i]));
-	if (!o->no_cocci)
-		cocci = cocci_run(t->root, &files, o->jobs > 0 ? o->jobs : online_cpus(), o->no_cache, o->quiet);
+	if (!o->no_cocci) {
+		/* its second opinion matters only where implementations are reported */
+		struct strvec cf = STRVEC_INIT;
+
+		for (size_t i = 0; i < files.n; i++)
+			if (under_dir(files.v[i], o->only_dir))
+				sv_push(&cf, files.v[i]);
+		cocci = cocci_run(t->root, &cf, o->jobs > 0 ? o->jobs : online_cpus(), o->no_cache, o->quiet);
+		sv_clear(&cf);
+	}
 	{
 		/* the Coccinelle pass classifies what has no facts; a file with errors has its own (census.c) */
 		json_t *nofacts = json_array(), *f;
@@ -1031,6 +1096,21 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	json_object_set_new(json_object_get(result, "tree"), "flags", json_string(fl.source));
 	/* every poll member of the text is in the output, classified or unknown with the reason */
 	census(result, t->root, &files, tus);
+	if (o->only_dir)
+		keep_under_dir(result, o->only_dir);
+	json_object_set_new(json_object_get(result, "tree"), "sources",
+			    pipeline_sources_id(t->root, json_object_get(result, "implementations")));
+	if (t->head) {
+		/* the commit's date: the progress of a tree without tags is dated by it */
+		const char *gargv[] = { "git", "-C", t->root, "log", "-1", "--format=%cs", "HEAD", NULL };
+		struct strbuf d = STRBUF_INIT;
+
+		if (run_cmd(gargv, NULL, &d, true) == 0 && d.len > 1) {
+			d.buf[strcspn(d.buf, "\n")] = '\0';
+			json_object_set_new(json_object_get(result, "tree"), "git_date", json_string(d.buf));
+		}
+		sb_release(&d);
+	}
 	if (!o->quiet)
 		fprintf(stderr, "polltax: %zu files (%zu from cache) classified in %.1f s\n", files.n, ncached,
 			now_seconds() - t0);

@@ -24,6 +24,12 @@ struct scan_opts {
 	int timeout;		/* seconds per translation unit */
 	struct prepare_opts prep;
 	const char *url;	/* link template for the HTML report */
+	/*
+	 * report only the implementations under this directory (relative to
+	 * the tree, no trailing slash), found with the whole tree's flags and
+	 * helpers; NULL: all
+	 */
+	const char *only_dir;
 };
 
 /* Run the scan; returns the result object (polltax.json) or dies. */

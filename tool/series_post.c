@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "infra.h"
+#include "pipeline.h"
 #include "series.h"
 
 #include <dirent.h>
@@ -192,6 +193,12 @@ static json_t *series_info(const struct series_run *r)
 	json_object_set(info, "scan", r->scan);
 	json_object_set(info, "converted", r->converted);
 	json_object_set(info, "refused", r->refused);
+	{	/* for polltax progress: next to the scan it used */
+		char *sd = r->o->scan ? xstrdup(r->o->scan) : path_join(r->stage, "scan");
+
+		pipeline_record_refused(sd, r->scan, r->refused);
+		free(sd);
+	}
 	json_object_set_new(info, "command", json_string(cmdline));
 	json_object_set_new(info, "max_patches", json_integer(o->max));
 	json_object_set_new(info, "infra", r->infra ? json_string(strrchr(r->infra, '/') + 1) : json_null());
@@ -390,7 +397,10 @@ void series_post(struct series_run *r)
 
 	/* postings of at most o->max patches, each formatted with its cover letter */
 	if (!total)
-		die("nothing to send: no infrastructure patch and no conversion");
+		die_code(EXIT_INPUT, "nothing to send: the tree already has the infrastructure (f_poll_head) and "
+			 "%s; no series written to '%s'", json_array_size(r->refused) ?
+			 "every auto-convertible implementation was refused (polltax convert --plan says why)" :
+			 "the scan found nothing auto-convertible", outdir);
 	for (size_t pi = 0; pi < np; pi++) {
 		size_t count = (total - first + (np - pi) - 1) / (np - pi);	/* even split */
 

@@ -608,15 +608,11 @@ static char *cache_unwritable(const char *root)
 	return NULL;
 }
 
-const char *cache_root(void)
+char *cache_home(void)
 {
-	static char *root;
-	const char *x;
-	char *why;
+	const char *x = getenv("XDG_CACHE_HOME");
+	char *root;
 
-	if (root)
-		return root;
-	x = getenv("XDG_CACHE_HOME");
 	if (x && *x == '/') {
 		root = xasprintf("%s/polltax", x);
 	} else if (x && *x) {
@@ -630,6 +626,17 @@ const char *cache_root(void)
 	} else {
 		root = xstrdup("/tmp/polltax-cache");
 	}
+	return root;
+}
+
+const char *cache_root(void)
+{
+	static char *root;
+	char *why;
+
+	if (root)
+		return root;
+	root = cache_home();
 	cache_warned = mmap(NULL, sizeof(*cache_warned), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (cache_warned == MAP_FAILED)
 		cache_warned = NULL;

@@ -120,6 +120,8 @@ int rm_rf(const char *path);
  * removed when it exits: the scan goes on, and reuses nothing.
  */
 const char *cache_root(void);
+/* Where the cache is, as cache_root() finds it, but nothing checked or made (a new string). */
+char *cache_home(void);
 /*
  * Write the cache entry PATH (its directory made if need be) under a
  * temporary name, then rename it.  On failure (a full disk) it warns once

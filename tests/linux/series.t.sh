@@ -80,7 +80,7 @@ if [ "${VERIFY:-1}" = 0 ]; then
 	exit 0
 fi
 start=$(date +%s)
-"$POLLTAX" verify -o "$OUT/verify.md" "$S" "$SRC" >"$OUT/verify.out" 2>"$OUT/verify.log"
+"$POLLTAX" verify -o "$OUT" "$S" "$SRC" >"$OUT/verify.out" 2>"$OUT/verify.log"
 rc=$?
 echo "check-linux: verify took $(( $(date +%s) - start )) s"
 cat "$OUT/verify.out"

@@ -89,11 +89,11 @@ reports: deps all $(CACHE)/src/linux-source-$(REPORT_BASE)/Makefile $(CACHE)/src
 # From the committed facts only; REPORTS_OUT=DIR writes the pages elsewhere.
 reports-html:
 	$(Q)mkdir -p $(REPORTS_OUT)/linux-$(REPORT_BASE) $(REPORTS_OUT)/linux-$(REPORT_HEAD)
-	$(POLLTAX) report --url '$(REPORT_URL)' -o $(REPORTS_OUT)/linux-$(REPORT_BASE)/report.html \
+	$(POLLTAX) report --url '$(REPORT_URL)' --html $(REPORTS_OUT)/linux-$(REPORT_BASE)/report.html \
 	  $(REPORTS)/linux-$(REPORT_BASE)
 	$(POLLTAX) report --url '$(REPORT_URL)' --since $(REPORTS)/linux-$(REPORT_BASE) \
-	  -o $(REPORTS_OUT)/linux-$(REPORT_HEAD)/report.html $(REPORTS)/linux-$(REPORT_HEAD)
-	$(POLLTAX) progress --since $(REPORTS)/linux-$(REPORT_BASE) -o $(REPORTS_OUT)/progress.svg \
+	  --html $(REPORTS_OUT)/linux-$(REPORT_HEAD)/report.html $(REPORTS)/linux-$(REPORT_HEAD)
+	$(POLLTAX) progress --since $(REPORTS)/linux-$(REPORT_BASE) --svg $(REPORTS_OUT)/progress.svg \
 	  --markdown $(REPORTS_OUT)/progress.md $(REPORTS)/linux-$(REPORT_HEAD)
 
 report-sources:

@@ -27,4 +27,4 @@ series: deps all
 	$(POLLTAX) series $(if $(SCAN),--scan $(SCAN)) $(if $(SIGNOFF),--signoff "$(SIGNOFF)") -o $(SERIES_OUT) $(KERNEL)
 verify-series: deps all
 	@tool/ensure-packages $(TEST_PKGS)
-	$(POLLTAX) verify -o $(SERIES_OUT)/verify.md $(SERIES_OUT) $(KERNEL)
+	$(POLLTAX) verify -o $(SERIES_OUT) $(SERIES_OUT) $(KERNEL)
