@@ -19,7 +19,13 @@
 ///   - .poll = fn becomes .poll_mask = mask_fn in every struct
 ///     file_operations initializer, and x.poll = fn / x->poll = fn
 ///     assignments become x.poll_mask = / x->poll_mask =,
-///   - prototypes and EXPORT_SYMBOL*(fn) follow the new name.
+///   - prototypes and EXPORT_SYMBOL*(fn) follow the new name,
+///   - with -D nohead (an implementation that registers no queue at
+///     all), a direct call fn(f, w) from another function becomes
+///     mask_fn(f, poll_requested_events(w)): the two are the same
+///     function then, and the caller keeps its ->poll (the hung-up tty
+///     shape).  Never without nohead: a caller would lose the
+///     registration fn did for it.
 /// Run it on every file that defines, declares or references fn.
 ///
 //# Only for implementations that polltax classified as convertible:
@@ -41,6 +47,7 @@
 // Keywords: poll_wait, poll_mask, f_poll_head
 
 virtual patch
+virtual nohead
 
 @def depends on patch@
 identifier virtual.fn, virtual.mask_fn, virtual.ev;
@@ -166,3 +173,10 @@ declarer name EXPORT_SYMBOL, EXPORT_SYMBOL_GPL;
 + mask_fn
   );
 )
+
+@depends on patch && nohead@
+identifier virtual.fn, virtual.mask_fn;
+expression E1, E2;
+@@
+- fn(E1, E2)
++ mask_fn(E1, poll_requested_events(E2))

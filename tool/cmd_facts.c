@@ -138,6 +138,8 @@ int cmd_facts(int argc, char **argv)
 	for (int i = first + 1; i < argc; i++) {
 		char *rel = tree_file(t.root, argv[i]);
 
+		if (!rel && kb)
+			rel = xstrdup(argv[i]);	/* what the makefiles say of a name: it need not exist */
 		if (!rel)
 			die_code(EXIT_INPUT, "'%s' does not exist in the kernel tree '%s' (FILE is relative to it)",
 				 argv[i], t.root);

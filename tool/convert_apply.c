@@ -725,6 +725,11 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 	sv_pushf(&argv, "mask_fn=%s", mask);
 	sv_pushf(&argv, "-D");
 	sv_pushf(&argv, "ev=%s", jstr(plan, "events"));
+	if (!strcmp(jstr(plan, "class"), "none")) {
+		/* no queue: a direct call of fn is a call of mask_fn (poll_mask.cocci) */
+		sv_push(&argv, "-D");
+		sv_push(&argv, "nohead");
+	}
 	json_array_foreach(json_object_get(plan, "files"), i, x)
 		sv_push(&argv, json_string_value(x));
 	if (spatch(c, &argv, reason) < 0)

@@ -128,7 +128,8 @@ static json_t *plan_commands(json_t *p)
 	size_t i;
 
 	sb_addf(&sb, "spatch --sp-file cocci/poll_mask.cocci -D patch -D fn=%s -D mask_fn=%s -D ev=%s "
-		"--no-includes --keep-comments --in-place", jstr(p, "function"), jstr(p, "mask_fn"), jstr(p, "events"));
+		"%s--no-includes --keep-comments --in-place", jstr(p, "function"), jstr(p, "mask_fn"), jstr(p, "events"),
+		!strcmp(jstr(p, "class"), "none") ? "-D nohead " : "");
 	json_array_foreach(json_object_get(p, "files"), i, x)
 		sb_addf(&sb, " %s", json_string_value(x));
 	json_array_append_new(a, json_string(sb.buf));
