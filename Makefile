@@ -38,6 +38,7 @@ OBJS := \
 	$(BUILD)/obj/prefilter.o \
 	$(BUILD)/obj/extract.o \
 	$(BUILD)/obj/classify.o \
+	$(BUILD)/obj/classify_facts.o \
 	$(BUILD)/obj/census.o \
 	$(BUILD)/obj/census_report.o \
 	$(BUILD)/obj/unity.o \

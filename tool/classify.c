@@ -2,9 +2,11 @@
 /*
  * classify.c - from facts to classes (TAXONOMY.md, all of it).
  *
- * 1. Index: function summaries by key (static: "file:name", else "name"),
- *    ops initializers and run-time assignments, creation-site references,
- *    private_data assignments, queues freed with wake_up_pollfree().
+ * 1. Facts: classify_facts.c loads every file's facts once into typed
+ *    records (classify_int.h) and indexes them: function summaries by key
+ *    (static: "file:name", else "name"), ops initializers and run-time
+ *    assignments, creation-site references, private_data assignments,
+ *    queues freed with wake_up_pollfree().
  * 2. reach(): what a function registers once helpers are followed: the
  *    heads (with the helper's parameters replaced by the caller's arguments,
  *    both in the text and in the derivation), the indirect calls that take
@@ -18,236 +20,19 @@
  *    safety rules of DESIGN.md (creation sites that can set f_poll_head).
  */
 #define _GNU_SOURCE
-#include "classify.h"
+#include "classify_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct cx {
-	const struct tree *t;
-	json_t *fns;		/* key -> summary (+ "_file") */
-	json_t *fns_by_name;	/* name -> [keys] */
-	json_t *reach;		/* key -> result, or "busy" marker */
-	json_t *ops;		/* array of ops records (+ "file") */
-	json_t *assigns;	/* array (+ "file") */
-	json_t *refs;		/* "file\tvar" and "var" -> [refs + file] */
-	json_t *pd;		/* "file:function" -> [private_data sets] */
-	json_t *ph;		/* "file:function" -> [f_poll_head sets] */
-	json_t *defs;		/* "file:function" -> [line, end] */
-	json_t *pollfree;	/* "struct.field" -> true */
-	json_t *errors;		/* file -> [errors] */
-	json_t *layers;		/* "type.member" -> {...} */
-	json_t *open_users;	/* open function key -> {poll function key: true} */
-	json_t *field_sets;	/* "struct.field" -> [{file, in}] pointer members written */
-	json_t *def_file;	/* extern function name -> file that defines it */
-	json_t *returns;	/* extern function name -> what its result is derived from */
-	json_t *followed;	/* "type.member" callbacks followed like helpers (not layers) */
-};
-
 /* Where a function named by an ops member is defined: its own file, or the extern definition. */
-static const char *def_file_of(struct cx *c, json_t *m, const char *recfile)
+static const char *def_file_of(struct cx *c, const struct member *m, const char *recfile)
 {
-	const char *f = json_string_value(json_object_get(m, "file"));
-	const char *name = json_string_value(json_object_get(m, "function"));
-	char *k;
-	bool known;
+	const char *f = m->file[0] ? m->file : recfile;
 
-	if (!f || !*f)
-		f = recfile;
-	k = xasprintf("%s:%s", f, name ? name : "");
-	known = json_object_get(c->defs, k) != NULL;
-	free(k);
-	if (!known && !json_is_true(json_object_get(m, "static")) && name &&
-	    json_string_value(json_object_get(c->def_file, name)))
-		return json_string_value(json_object_get(c->def_file, name));
+	if (!fact_def(c, f, m->function) && !m->st && fact_def_file(c, m->function))
+		return fact_def_file(c, m->function);
 	return f;
-}
-
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
-static json_t *push(json_t *obj, const char *key)
-{
-	json_t *a = json_object_get(obj, key);
-
-	if (!a) {
-		a = json_array();
-		json_object_set_new(obj, key, a);
-	}
-	return a;
-}
-
-static void index_facts(struct cx *c, json_t *tus)
-{
-	size_t i, j;
-	json_t *tu, *v;
-
-	json_array_foreach(tus, i, tu) {
-		const char *file = str(tu, "file");
-		const char *k;
-
-		json_array_foreach(json_object_get(tu, "functions"), j, v) {
-			bool st = json_is_true(json_object_get(v, "static"));
-			char *key = st ? xasprintf("%s:%s", str(v, "file"), str(v, "name"))
-				       : xstrdup(str(v, "name"));
-
-			if (!json_object_get(c->fns, key)) {
-				json_object_set(c->fns, key, v);
-				json_array_append_new(push(c->fns_by_name, str(v, "name")), json_string(key));
-			}
-			free(key);
-		}
-		json_array_foreach(json_object_get(tu, "ops"), j, v) {
-			json_t *o = json_deep_copy(v);
-
-			json_object_set_new(o, "file", json_string(file));
-			json_array_append_new(c->ops, o);
-		}
-		json_array_foreach(json_object_get(tu, "assigns"), j, v) {
-			json_t *o = json_deep_copy(v);
-
-			json_object_set_new(o, "file", json_string(file));
-			json_array_append_new(c->assigns, o);
-		}
-		json_array_foreach(json_object_get(tu, "refs"), j, v) {
-			json_t *o = json_deep_copy(v), *uf;
-			char *key = xasprintf("%s\t%s", file, str(v, "var"));
-			size_t m;
-
-			json_object_set_new(o, "file", json_string(file));
-			json_array_append(push(c->refs, key), o);
-			/* a unity build: a static of the other .c files of the unit (unity.c) */
-			json_array_foreach(json_object_get(tu, "unit"), m, uf) {
-				char *uk = xasprintf("%s\t%s", json_string_value(uf), str(v, "var"));
-
-				if (strcmp(json_string_value(uf), file))
-					json_array_append(push(c->refs, uk), o);
-				free(uk);
-			}
-			json_array_append_new(push(c->refs, str(v, "var")), o);
-			free(key);
-		}
-		json_array_foreach(json_object_get(tu, "private_data_sets"), j, v) {
-			char *key = xasprintf("%s:%s", file, str(v, "in"));
-
-			json_array_append(push(c->pd, key), v);
-			free(key);
-		}
-		json_array_foreach(json_object_get(tu, "poll_head_sets"), j, v) {
-			char *key = xasprintf("%s:%s", file, str(v, "in"));
-
-			json_array_append(push(c->ph, key), v);
-			free(key);
-		}
-		json_object_foreach(json_object_get(tu, "defs"), k, v) {
-			char *key = xasprintf("%s:%s", file, k);
-
-			json_object_set(c->defs, key, v);
-			if (!json_object_get(c->def_file, k))
-				json_object_set_new(c->def_file, k, json_string(file));
-			free(key);
-		}
-		json_object_foreach(json_object_get(tu, "field_sets"), k, v) {
-			json_t *fnm;
-			size_t m;
-
-			json_array_foreach(v, m, fnm)
-				json_array_append_new(push(c->field_sets, k),
-						      json_pack("{s:s, s:O}", "file", file, "in", fnm));
-		}
-		json_object_foreach(json_object_get(tu, "returns"), k, v)
-			if (!json_object_get(c->returns, k))
-				json_object_set(c->returns, k, v);
-		json_array_foreach(json_object_get(tu, "pollfree"), j, v)
-			json_object_set_new(c->pollfree, json_string_value(v), json_true());
-		if (json_array_size(json_object_get(tu, "errors")))
-			json_object_set(c->errors, file, json_object_get(tu, "errors"));
-	}
-}
-
-/*
- * file_operations filled in at run time ("fops->poll = x; fops->open = y;"):
- * the members assigned through one object in one function make one ops
- * record, merged into the object's static initializer when there is one.
- */
-static void group_assignments(struct cx *c)
-{
-	size_t i, j;
-	json_t *a, *o;
-
-	json_array_foreach(c->assigns, i, a) {
-		const char *lhs = str(a, "lhs"), *member = str(a, "member");
-		size_t ll = strlen(lhs), ml = strlen(member);
-		char *base;
-		json_t *rec = NULL;
-
-		if (strcmp(str(a, "type"), "file_operations") || ll <= ml)
-			continue;
-		base = xstrndup(lhs, ll - ml);
-		if (ll - ml >= 2 && !strcmp(base + ll - ml - 2, "->"))
-			base[ll - ml - 2] = '\0';
-		else if (base[ll - ml - 1] == '.')
-			base[ll - ml - 1] = '\0';
-		json_array_foreach(c->ops, j, o) {
-			if (!strcmp(str(o, "file"), str(a, "file")) && !strcmp(str(o, "var"), base) &&
-			    !strcmp(str(o, "type"), "file_operations") &&
-			    (!json_object_get(o, "assigned_in") || !strcmp(str(o, "assigned_in"), str(a, "in")) ||
-			     !json_object_get(o, "assigned_in"))) {
-				rec = o;
-				break;
-			}
-		}
-		if (!rec) {
-			rec = json_pack("{s:s, s:s, s:s, s:O, s:b, s:s, s:{}, s:{}, s:s}", "var", base,
-					"type", "file_operations", "file", str(a, "file"), "line",
-					json_object_get(a, "line"), "static", 0, "macro", "", "members",
-					"pt_members", "assigned_in", str(a, "in"));
-			json_array_append_new(c->ops, rec);
-		}
-		json_object_set_new(json_object_get(rec, "members"), member,
-				    json_pack("{s:s, s:s, s:O}", "function", str(a, "function"), "file",
-					      str(a, "function_file"), "static", json_object_get(a, "static")));
-		json_object_set_new(rec, "via_assignment", json_true());
-		json_object_set_new(a, "grouped", json_true());
-		free(base);
-	}
-}
-
-/* The summary a call or an ops member names: FILE's own, else the extern one, else any. */
-static json_t *lookup_fn(struct cx *c, const char *name, const char *file, bool st, const char **keyp)
-{
-	char *key = xasprintf("%s:%s", file, name);
-	json_t *f = json_object_get(c->fns, key), *keys, *k;
-	size_t i;
-
-	if (f) {
-		*keyp = json_object_iter_key(json_object_iter_at(c->fns, key));
-		free(key);
-		return f;
-	}
-	free(key);
-	if ((f = json_object_get(c->fns, name))) {
-		*keyp = json_object_iter_key(json_object_iter_at(c->fns, name));
-		return f;
-	}
-	/*
-	 * a header's static inline seen from another file: the same text
-	 * under another key (never another .c file's static of that name)
-	 */
-	keys = json_object_get(c->fns_by_name, name);
-	json_array_foreach(keys, i, k) {
-		const char *colon = strchr(json_string_value(k), ':');
-
-		if (st && colon && colon - json_string_value(k) > 2 && !strncmp(colon - 2, ".h", 2)) {
-			*keyp = json_string_value(k);
-			return json_object_get(c->fns, json_string_value(k));
-		}
-	}
-	return NULL;
 }
 
 /* ---- reach ------------------------------------------------------------------ */
@@ -339,9 +124,9 @@ static json_t *resolve_base(struct cx *c, json_t *b, int depth)
 
 	if (strcmp(str(b, "k"), "call"))
 		return json_incref(b);
-	r = json_object_get(c->returns, callee);
+	r = fact_returns(c, callee);
 	if (!r) {
-		if (json_string_value(json_object_get(c->def_file, callee)))
+		if (fact_def_file(c, callee))
 			return json_pack("{s:s, s:s+}", "k", "unknown", "why", callee,
 					 "() returns no pointer the analysis can follow");
 		return json_pack("{s:s, s:s+}", "k", "unknown", "why", callee,
@@ -402,22 +187,22 @@ static json_t *empty_reach(void)
 			 "pt_uses", "guards", "early", 0);
 }
 
-static json_t *reach(struct cx *c, const char *key, json_t *fn);
+static json_t *reach(struct cx *c, const char *key, struct fn_fact *fn);
 static void for_each_member(struct cx *c, const char *type, const char *member,
-			    void (*cb)(struct cx *, json_t *rec, json_t *m, void *), void *d);
+			    void (*cb)(struct cx *, struct ops_rec *rec, const struct member *m, void *), void *d);
 
 /*
  * The heads a callee registers, seen from the call EV: its parameters
  * replaced by the caller's arguments, in the text and in the derivation.
  */
 static void merge_callee(struct cx *c, json_t *r, json_t *ev, const char *cname, const char *ck,
-			 json_t *callee, bool cond)
+			 struct fn_fact *callee, bool cond)
 {
 	json_t *args = json_object_get(ev, "args"), *sub = reach(c, ck, callee), *h;
 	size_t j;
 
 	json_array_foreach(json_object_get(sub, "heads"), j, h) {
-		char *e = subst(str(h, "resolved"), json_object_get(callee, "params"), args);
+		char *e = subst(str(h, "resolved"), json_object_get(callee->j, "params"), args);
 		char *n = norm(e);
 		char *via = str(h, "via")[0] ? xasprintf("%s() -> %s", cname, str(h, "via"))
 					     : xasprintf("%s()", cname);
@@ -442,20 +227,30 @@ static void merge_callee(struct cx *c, json_t *r, json_t *ev, const char *cname,
 	json_array_extend(json_object_get(r, "pt_uses"), json_object_get(sub, "pt_uses"));
 }
 
+/* The functions a callback member is given, by key, each with the member that names it. */
 struct targets {
-	json_t *keys;		/* function key -> member record */
+	struct smap index;	/* function key -> 1 + position in keys */
+	struct plist keys;	/* char *key, in the order found */
+	struct plist members;	/* const struct member *, beside each key */
 };
 
-static void target_cb(struct cx *c, json_t *rec, json_t *m, void *d)
+static void target_cb(struct cx *c, struct ops_rec *rec, const struct member *m, void *d)
 {
 	struct targets *t = d;
-	bool st = json_is_true(json_object_get(m, "static"));
-	const char *f = str(m, "file")[0] ? str(m, "file") : str(rec, "file");
-	char *key = st ? xasprintf("%s:%s", f, str(m, "function")) : xstrdup(str(m, "function"));
+	const char *f = m->file[0] ? m->file : rec->file;
+	char *key = m->st ? xasprintf("%s:%s", f, m->function) : xstrdup(m->function);
+	bool added;
+	void **slot = smap_slot(&t->index, key, &added);
 
 	(void)c;
-	json_object_set(t->keys, key, m);
-	free(key);
+	if (added) {
+		*slot = (void *)(t->keys.n + 1);
+		pl_push(&t->keys, key);
+		pl_push(&t->members, (void *)m);
+	} else {
+		t->members.v[(size_t)*slot - 1] = (void *)m;	/* the last one says it, in the first place */
+		free(key);
+	}
 }
 
 /*
@@ -464,63 +259,65 @@ static void target_cb(struct cx *c, json_t *rec, json_t *m, void *d)
  * target, followed like a helper.  No target found, or one whose body was
  * not seen: nothing can be said of the heads (unknown).
  */
-static void follow_callback(struct cx *c, json_t *r, json_t *ev, json_t *fn, bool cond)
+static void follow_callback(struct cx *c, json_t *r, json_t *ev, struct fn_fact *fn, bool cond)
 {
-	struct targets t = { json_object() };
-	const char *tk;
-	json_t *m;
+	struct targets t = { 0 };
 	bool ok = str(ev, "type")[0] != '\0';
+	size_t i;
 
 	if (ok) {
 		char *fk = xasprintf("%s.%s", str(ev, "type"), str(ev, "member"));
 
-		json_object_set_new(c->followed, fk, json_true());
+		*smap_slot(&c->followed, fk, NULL) = (void *)1;
 		free(fk);
 	}
 
 	if (ok)
 		for_each_member(c, str(ev, "type"), str(ev, "member"), target_cb, &t);
-	ok = ok && json_object_size(t.keys) > 0;
-	json_object_foreach(t.keys, tk, m) {
+	ok = ok && t.keys.n > 0;
+	for (i = 0; ok && i < t.keys.n; i++) {
+		const struct member *m = t.members.v[i];
 		const char *ck = NULL;
-		json_t *callee = lookup_fn(c, str(m, "function"), str(m, "file"),
-					   json_is_true(json_object_get(m, "static")), &ck);
+		struct fn_fact *callee = fact_fn(c, m->file, m->function, m->st, &ck);
 
-		if (!callee || json_integer_value(json_object_get(callee, "pt")) < 0) {
+		if (!callee || callee->pt < 0)
 			ok = false;
-			break;
-		}
 	}
 	if (!ok) {
 		json_array_append_new(json_object_get(r, "unresolved"),
 				      json_pack("{s:s, s:s, s:O, s:s}", "callee", str(ev, "expr"),
-						"file", str(fn, "file"), "line", json_object_get(ev, "line"),
+						"file", fn->file, "line", json_object_get(ev, "line"),
 						"why", "a callback whose targets are not all known"));
 	} else {
-		json_object_foreach(t.keys, tk, m) {
+		for (i = 0; i < t.keys.n; i++) {
+			const struct member *m = t.members.v[i];
 			const char *ck = NULL;
-			json_t *callee = lookup_fn(c, str(m, "function"), str(m, "file"),
-						   json_is_true(json_object_get(m, "static")), &ck);
+			struct fn_fact *callee = fact_fn(c, m->file, m->function, m->st, &ck);
 
-			merge_callee(c, r, ev, str(m, "function"), ck, callee, cond);
+			merge_callee(c, r, ev, m->function, ck, callee, cond);
 		}
 	}
-	json_decref(t.keys);
+	for (i = 0; i < t.keys.n; i++)
+		free(t.keys.v[i]);
+	free(t.keys.v);
+	free(t.members.v);
+	smap_free(&t.index, NULL);
 }
 
-static json_t *reach(struct cx *c, const char *key, json_t *fn)
+static json_t *reach(struct cx *c, const char *key, struct fn_fact *fn)
 {
-	json_t *r = json_object_get(c->reach, key), *ev;
+	json_t *r, *ev, **slot;
 	size_t i;
-	bool early = false, registered = false;
+	bool early = false, registered = false, added;
 
-	if (r)
-		return r;
-	json_object_set_new(c->reach, key, empty_reach());	/* recursion guard */
+	slot = (json_t **)smap_slot(&c->reach, key, &added);
+	if (!added)
+		return *slot;
+	*slot = empty_reach();	/* recursion guard */
 	r = empty_reach();
-	if (json_is_true(json_object_get(fn, "busy_text")))
+	if (json_is_true(json_object_get(fn->j, "busy_text")))
 		json_array_append_new(json_object_get(r, "busy"), json_string("POLL_BUSY_LOOP"));
-	json_array_foreach(json_object_get(fn, "events"), i, ev) {
+	json_array_foreach(json_object_get(fn->j, "events"), i, ev) {
 		const char *k = str(ev, "k");
 		bool cond = json_is_true(json_object_get(ev, "cond")) || early;
 
@@ -531,7 +328,7 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 					      json_pack("{s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:O, s:s, s:b}",
 							"expr", str(ev, "head"), "resolved", str(ev, "head"), "norm", n,
 							"base", resolve_base(c, json_object_get(ev, "base"), 0), "cond", cond,
-							"via", "", "file", str(fn, "file"),
+							"via", "", "file", fn->file,
 							"line", json_object_get(ev, "line"),
 							"field", str(ev, "field"),
 							"guarded", json_array_size(json_object_get(r, "guards")) > 0));
@@ -539,8 +336,8 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 			registered = true;
 		} else if (!strcmp(k, "call")) {
 			const char *ck = NULL;
-			json_t *callee = lookup_fn(c, str(ev, "callee"), str(ev, "callee_file"),
-						   json_is_true(json_object_get(ev, "static")), &ck);
+			struct fn_fact *callee = fact_fn(c, str(ev, "callee_file"), str(ev, "callee"),
+							 json_is_true(json_object_get(ev, "static")), &ck);
 
 			registered = true;
 			if (json_is_false(json_object_get(ev, "pt_typed"))) {
@@ -553,14 +350,14 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 
 				json_array_append_new(json_object_get(r, "pt_uses"),
 						      json_pack("{s:s, s:s, s:O, s:s}", "what", va ? "other" : "escape",
-								"file", str(fn, "file"), "line",
+								"file", fn->file, "line",
 								json_object_get(ev, "line"), "into", str(ev, "callee")));
 				continue;
 			}
-			if (!callee || json_integer_value(json_object_get(callee, "pt")) < 0) {
+			if (!callee || callee->pt < 0) {
 				json_array_append_new(json_object_get(r, "unresolved"),
 						      json_pack("{s:s, s:s, s:O}", "callee", str(ev, "callee"),
-								"file", str(fn, "file"), "line",
+								"file", fn->file, "line",
 								json_object_get(ev, "line")));
 				continue;
 			}
@@ -573,11 +370,11 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 			json_array_append_new(json_object_get(r, "icalls"),
 					      json_pack("{s:s, s:s, s:s, s:s, s:O}", "expr", str(ev, "expr"),
 							"type", str(ev, "type"), "member", str(ev, "member"),
-							"file", str(fn, "file"), "line", json_object_get(ev, "line")));
+							"file", fn->file, "line", json_object_get(ev, "line")));
 		} else if (!strcmp(k, "pt_use")) {
 			json_array_append_new(json_object_get(r, "pt_uses"),
 					      json_pack("{s:s, s:s, s:O, s:s}", "what", str(ev, "what"),
-							"file", str(fn, "file"), "line", json_object_get(ev, "line"),
+							"file", fn->file, "line", json_object_get(ev, "line"),
 							"into", str(ev, "into")));
 		} else if (!strcmp(k, "busy")) {
 			json_array_append_new(json_object_get(r, "busy"), json_string(str(ev, "what")));
@@ -587,7 +384,7 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 				json_array_append_new(json_object_get(r, "guards"),
 						      json_pack("{s:o, s:s, s:s, s:O}", "base",
 								resolve_base(c, json_object_get(ev, "null_test"), 0),
-								"text", str(ev, "null_text"), "file", str(fn, "file"),
+								"text", str(ev, "null_text"), "file", fn->file,
 								"line", json_object_get(ev, "line")));
 			} else if (!registered) {
 				early = true;
@@ -595,8 +392,9 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 		}
 	}
 	json_object_set_new(r, "early", json_boolean(early));
-	json_object_set(c->reach, key, r);
-	json_decref(r);
+	slot = (json_t **)smap_slot(&c->reach, key, NULL);	/* the table may have grown meanwhile */
+	json_decref(*slot);
+	*slot = r;
 	return r;
 }
 
@@ -604,30 +402,30 @@ static json_t *reach(struct cx *c, const char *key, json_t *fn)
 
 struct impl {
 	char *key;		/* function key */
-	json_t *fn;		/* summary, or NULL when not parsed */
+	struct fn_fact *fn;	/* summary, or NULL when not parsed */
 	char *name, *file;
 	const char *layer;	/* "type.member" */
-	json_t *ops;		/* [ops records / assigns that point at it] */
+	struct plist ops;	/* struct ops_rec: the records / assignments that point at it */
 	bool converted;		/* a poll_mask member */
 };
 
 struct impls {
 	struct impl *v;
 	size_t n, alloc;
-	json_t *index;		/* key|layer -> index */
+	struct smap index;	/* key|layer -> 1 + index */
 };
 
 static struct impl *impl_get(struct impls *im, const char *key, const char *name, const char *file,
 			     const char *layer, bool converted)
 {
 	char *ik = xasprintf("%s|%s", key, converted ? "poll_mask" : "poll");
-	json_t *hit = json_object_get(im->index, ik);
+	bool added;
+	void **slot = smap_slot(&im->index, ik, &added);
 	struct impl *p;
 
-	if (hit) {
-		free(ik);
-		return &im->v[json_integer_value(hit)];
-	}
+	free(ik);
+	if (!added)
+		return &im->v[(size_t)*slot - 1];
 	if (im->n == im->alloc) {
 		im->alloc = im->alloc * 2 + 64;
 		im->v = xrealloc(im->v, im->alloc * sizeof(*im->v));
@@ -638,37 +436,37 @@ static struct impl *impl_get(struct impls *im, const char *key, const char *name
 	p->name = xstrdup(name);
 	p->file = xstrdup(file);
 	p->layer = layer;
-	p->ops = json_array();
 	p->converted = converted;
-	json_object_set_new(im->index, ik, json_integer((json_int_t)im->n));
+	*slot = (void *)(im->n + 1);
 	im->n++;
-	free(ik);
 	return p;
 }
 
 /* Every (ops record or assignment) that gives TYPE.MEMBER a function: call CB. */
 static void for_each_member(struct cx *c, const char *type, const char *member,
-			    void (*cb)(struct cx *, json_t *rec, json_t *m, void *), void *d)
+			    void (*cb)(struct cx *, struct ops_rec *rec, const struct member *m, void *), void *d)
 {
-	size_t i;
-	json_t *o;
+	size_t i, j;
 
-	json_array_foreach(c->ops, i, o) {
-		json_t *m = json_object_get(json_object_get(o, "members"), member);
+	for (i = 0; i < c->ops.n; i++) {
+		struct ops_rec *o = c->ops.v[i];
 
-		if (m && !strcmp(str(o, "type"), type))
-			cb(c, o, m, d);
-	}
-	json_array_foreach(c->assigns, i, o) {
-		if (json_is_true(json_object_get(o, "grouped")))
+		if (strcmp(o->type, type))
 			continue;
-		if (!strcmp(str(o, "type"), type) && !strcmp(str(o, "member"), member)) {
-			json_t *m = json_pack("{s:s, s:s, s:O}", "function", str(o, "function"), "file",
-					      str(o, "function_file"), "static", json_object_get(o, "static"));
+		for (j = 0; j < o->members.n; j++) {
+			const struct member *m = o->members.v[j];
 
-			cb(c, o, m, d);
-			json_decref(m);
+			if (!strcmp(m->name, member)) {
+				cb(c, o, m, d);
+				break;
+			}
 		}
+	}
+	for (i = 0; i < c->assigns.n; i++) {
+		struct ops_rec *o = c->assigns.v[i];
+
+		if (!o->grouped && !strcmp(o->type, type) && !strcmp(o->member, member))
+			cb(c, o, &o->as_member, d);
 	}
 }
 
@@ -678,36 +476,86 @@ struct collect {
 	bool converted;
 };
 
-static void fn_key_of(json_t *m, const char *recfile, char **key, const char **file)
+/* The key of the function member M names (of a record in RECFILE), and the file to look it up in. */
+static void fn_key_of(const struct member *m, const char *recfile, char **key, const char **file)
 {
-	bool st = json_is_true(json_object_get(m, "static"));
-	const char *f = str(m, "file")[0] ? str(m, "file") : recfile;
+	const char *f = m->file[0] ? m->file : recfile;
 
 	*file = f;
-	*key = st ? xasprintf("%s:%s", f, str(m, "function")) : xstrdup(str(m, "function"));
+	*key = m->st ? xasprintf("%s:%s", f, m->function) : xstrdup(m->function);
 }
 
-static void collect_cb(struct cx *c, json_t *rec, json_t *m, void *d)
+/* The implementation of LAYER that member M of REC names; KEEP_KEY: keyed as named, not as found. */
+static struct impl *impl_of_member(struct cx *c, struct impls *im, struct ops_rec *rec, const struct member *m,
+				   const char *layer, bool converted, bool keep_key)
 {
-	struct collect *cl = d;
 	const char *file, *k = NULL;
 	char *key;
 	struct impl *p;
-	json_t *fn;
+	struct fn_fact *fn;
 
-	fn_key_of(m, str(rec, "file"), &key, &file);
-	fn = lookup_fn(c, str(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
-	if (fn) {
+	fn_key_of(m, rec->file, &key, &file);
+	fn = fact_fn(c, file, m->function, m->st, &k);
+	if (fn && !keep_key) {
 		free(key);
 		key = xstrdup(k);
-		file = str(fn, "file");
 	}
-	if (!fn)
-		file = str(rec, "file");	/* not defined anywhere we parsed: report it where it is used */
-	p = impl_get(cl->im, key, str(m, "function"), file, cl->layer, cl->converted);
+	if (fn)
+		file = fn->file;
+	else if (!keep_key)
+		file = rec->file;	/* not defined anywhere we parsed: report it where it is used */
+	p = impl_get(im, key, m->function, file, layer, converted);
 	p->fn = fn;
-	json_array_append(p->ops, rec);
+	pl_push(&p->ops, rec);
 	free(key);
+	return p;
+}
+
+static void collect_cb(struct cx *c, struct ops_rec *rec, const struct member *m, void *d)
+{
+	struct collect *cl = d;
+
+	impl_of_member(c, cl->im, rec, m, cl->layer, cl->converted, false);
+}
+
+/* The layers below the implementations of L: what they pass their poll_table to.  Any new? */
+static bool layers_below(struct cx *c, struct impls *im, struct layer *l)
+{
+	struct collect cl = { im, l->key, false };
+	bool changed = false;
+
+	l->done = true;
+	for_each_member(c, l->type, l->member, collect_cb, &cl);
+	for (size_t i = 0; i < im->n; i++) {
+		struct impl *p = &im->v[i];
+		json_t *r, *ic;
+		size_t j;
+
+		if (strcmp(p->layer, l->key) || !p->fn)
+			continue;
+		r = reach(c, p->key, p->fn);
+		json_array_foreach(json_object_get(r, "icalls"), j, ic) {
+			char *nk, *via;
+			struct layer *nl;
+
+			if (!str(ic, "type")[0])
+				continue;
+			nk = xasprintf("%s.%s", str(ic, "type"), str(ic, "member"));
+			if (layer_get(c, nk)) {
+				free(nk);
+				continue;
+			}
+			free(nk);
+			via = xasprintf("%s() %s:%lld calls %s", p->name, str(ic, "file"),
+					json_integer_value(json_object_get(ic, "line")), str(ic, "expr"));
+			nl = layer_add(c, str(ic, "type"), str(ic, "member"), via);
+			nl->busy = json_array_size(json_object_get(r, "busy")) > 0 || l->busy;
+			nl->caller = xstrdup(p->name);
+			free(via);
+			changed = true;
+		}
+	}
+	return changed;
 }
 
 /* Lower layers: what the implementations of LAYER pass their poll_table to. */
@@ -715,59 +563,19 @@ static void discover_layers(struct cx *c, struct impls *im)
 {
 	bool changed = true;
 
-	json_object_set_new(c->layers, "file_operations.poll",
-			    json_pack("{s:s, s:s, s:s, s:b}", "type", "file_operations", "member", "poll",
-				      "found_via", "struct file_operations (the VFS)", "busy", 0));
+	layer_add(c, "file_operations", "poll", "struct file_operations (the VFS)");
 	while (changed) {
-		const char *lk;
-		json_t *lv;
-		void *tmp;
-
 		changed = false;
-		json_object_foreach_safe(c->layers, tmp, lk, lv) {
-			struct collect cl = { im, NULL, false };
-			size_t before = im->n;
+		/* a layer found while the last one is visited waits for the next round */
+		for (size_t i = 0; i < c->layers.n;) {
+			size_t n = c->layers.n;
+			struct layer *l = c->layers.v[i];
 
-			if (json_is_true(json_object_get(lv, "done")))
-				continue;
-			json_object_set_new(lv, "done", json_true());
-			cl.layer = lk;
-			for_each_member(c, str(lv, "type"), str(lv, "member"), collect_cb, &cl);
-			for (size_t i = 0; i < im->n; i++) {
-				struct impl *p = &im->v[i];
-				json_t *r, *ic;
-				size_t j;
-
-				if (strcmp(p->layer, lk) || !p->fn)
-					continue;
-				(void)before;
-				r = reach(c, p->key, p->fn);
-				json_array_foreach(json_object_get(r, "icalls"), j, ic) {
-					char *nk;
-
-					if (!str(ic, "type")[0])
-						continue;
-					nk = xasprintf("%s.%s", str(ic, "type"), str(ic, "member"));
-					if (!json_object_get(c->layers, nk)) {
-						char *via = xasprintf("%s() %s:%lld calls %s", p->name,
-								      str(ic, "file"),
-								      json_integer_value(json_object_get(ic, "line")),
-								      str(ic, "expr"));
-
-						json_object_set_new(c->layers, nk,
-								    json_pack("{s:s, s:s, s:s, s:b, s:s}",
-									      "type", str(ic, "type"),
-									      "member", str(ic, "member"),
-									      "found_via", via, "busy",
-									      json_array_size(json_object_get(r, "busy")) > 0 ||
-									      json_is_true(json_object_get(lv, "busy")),
-									      "caller", p->name));
-						free(via);
-						changed = true;
-					}
-					free(nk);
-				}
-			}
+			if (!l->done && layers_below(c, im, l))
+				changed = true;
+			if (i + 1 >= n)
+				break;
+			i++;
 		}
 	}
 	/* converted implementations: file_operations.poll_mask */
@@ -778,7 +586,6 @@ static void discover_layers(struct cx *c, struct impls *im)
 	}
 }
 
-/* Not file polling: a member named poll of a struct that no file poll reaches. */
 /*
  * A member whose function takes a poll_table, of a struct no file poll the
  * scan saw reaches (the caller's body hidden, in a binary, not parsed): a
@@ -789,107 +596,103 @@ static void undiscovered(struct cx *c, struct impls *im, const char *type, const
 {
 	char *lk = xasprintf("%s.%s", type, member);
 	struct collect cl = { im, NULL, false };
+	struct layer *l;
 
 	/* (a poll_table's own _qproc takes one: the queueing callback, not a poll method) */
-	if (!strcmp(type, "file_operations") || !strcmp(type, "poll_table_struct") ||
-	    json_object_get(c->layers, lk) || json_object_get(c->followed, lk)) {
+	if (!strcmp(type, "file_operations") || !strcmp(type, "poll_table_struct") || layer_get(c, lk) ||
+	    smap_get(&c->followed, lk)) {
 		free(lk);
 		return;
 	}
-	json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:s, s:b, s:b}", "type", type, "member", member,
-						      "found_via", "its function takes a poll_table", "busy", 0,
-						      "done", 1));
-	cl.layer = json_object_iter_key(json_object_iter_at(c->layers, lk));
+	l = layer_add(c, type, member, "its function takes a poll_table");
+	l->done = true;
+	cl.layer = l->key;
 	for_each_member(c, type, member, collect_cb, &cl);
 	free(lk);
 }
 
 static void collect_undiscovered(struct cx *c, struct impls *im)
 {
-	size_t i;
-	json_t *o, *v;
-	const char *k;
+	size_t i, j;
 
-	json_array_foreach(c->ops, i, o)
-		json_object_foreach(json_object_get(o, "pt_members"), k, v)
-			undiscovered(c, im, str(o, "type"), k);
-	json_array_foreach(c->assigns, i, o)
-		if (json_is_true(json_object_get(o, "pt")) && !json_is_true(json_object_get(o, "grouped")))
-			undiscovered(c, im, str(o, "type"), str(o, "member"));
+	for (i = 0; i < c->ops.n; i++) {
+		struct ops_rec *o = c->ops.v[i];
+
+		for (j = 0; j < o->pt_members.n; j++)
+			undiscovered(c, im, o->type, o->pt_members.v[j]);
+	}
+	for (i = 0; i < c->assigns.n; i++) {
+		struct ops_rec *o = c->assigns.v[i];
+
+		if (o->pt && !o->grouped)
+			undiscovered(c, im, o->type, o->member);
+	}
 }
 
+/* The member NAME of record O, or NULL. */
+static const struct member *member_named(struct ops_rec *o, const char *name)
+{
+	for (size_t i = 0; i < o->members.n; i++)
+		if (!strcmp(((struct member *)o->members.v[i])->name, name))
+			return o->members.v[i];
+	return NULL;
+}
+
+/* TYPE.poll, not file polling: a layer marked so (added when missing). */
+static struct layer *not_poll_layer(struct cx *c, const char *type)
+{
+	char *lk = xasprintf("%s.poll", type);
+	struct layer *l = layer_get(c, lk);
+
+	free(lk);
+	if (!l) {
+		l = layer_add(c, type, "poll", NULL);
+		l->not_poll = true;
+		l->done = true;
+	}
+	return l;
+}
+
+/* Not file polling: a member named poll of a struct that no file poll reaches. */
 static void collect_not_poll(struct cx *c, struct impls *im)
 {
 	size_t i;
-	json_t *o;
 
-	json_array_foreach(c->ops, i, o) {
+	for (i = 0; i < c->ops.n; i++) {
+		struct ops_rec *o = c->ops.v[i];
+
+		if (member_named(o, "poll"))
+			not_poll_layer(c, o->type);
+	}
+	for (i = 0; i < c->ops.n; i++) {
+		struct ops_rec *o = c->ops.v[i];
+		const struct member *m = member_named(o, "poll");
 		char *lk;
-		json_t *m = json_object_get(json_object_get(o, "members"), "poll");
+		struct layer *l;
 
 		if (!m)
 			continue;
-		lk = xasprintf("%s.poll", str(o, "type"));
-		if (json_object_get(c->layers, lk)) {
-			free(lk);
-			continue;
-		}
-		json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", str(o, "type"),
-							      "member", "poll", "not_poll", 1, "done", 1));
+		lk = xasprintf("%s.poll", o->type);
+		l = layer_get(c, lk);
 		free(lk);
-	}
-	json_array_foreach(c->ops, i, o) {
-		const char *lk2;
-		json_t *lv;
-
-		json_object_foreach(c->layers, lk2, lv) {
-			const char *file, *k = NULL;
-			char *key;
-			json_t *m, *fn;
-			struct impl *p;
-
-			if (!json_is_true(json_object_get(lv, "not_poll")) || strcmp(str(lv, "type"), str(o, "type")))
-				continue;
-			m = json_object_get(json_object_get(o, "members"), "poll");
-			if (!m)
-				continue;
-			fn_key_of(m, str(o, "file"), &key, &file);
-			fn = lookup_fn(c, str(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
-			p = impl_get(im, key, str(m, "function"), fn ? str(fn, "file") : file, lk2, false);
-			p->fn = fn;
-			json_array_append(p->ops, o);
-			free(key);
-		}
+		if (l->not_poll)
+			impl_of_member(c, im, o, m, l->key, false, true);
 	}
 	/* ... and a function given to such a member at run time (psmouse->poll = alps_poll) */
-	json_array_foreach(c->assigns, i, o) {
-		char *lk, *key;
-		const char *file, *lkey, *k = NULL;
-		json_t *lv, *m, *fn;
-		struct impl *p;
+	for (i = 0; i < c->assigns.n; i++) {
+		struct ops_rec *o = c->assigns.v[i];
+		char *lk;
+		struct layer *l;
 
-		if (strcmp(str(o, "member"), "poll") || json_is_true(json_object_get(o, "grouped")))
+		if (strcmp(o->member, "poll") || o->grouped)
 			continue;
-		lk = xasprintf("%s.poll", str(o, "type"));
-		lv = json_object_get(c->layers, lk);
-		if (lv && !json_is_true(json_object_get(lv, "not_poll"))) {
-			free(lk);	/* a layer: discover_layers() has it */
-			continue;
-		}
-		if (!lv)
-			json_object_set_new(c->layers, lk, json_pack("{s:s, s:s, s:b, s:b}", "type", str(o, "type"),
-								      "member", "poll", "not_poll", 1, "done", 1));
-		lkey = json_object_iter_key(json_object_iter_at(c->layers, lk));
-		m = json_pack("{s:s, s:s, s:O}", "function", str(o, "function"), "file", str(o, "function_file"),
-			      "static", json_object_get(o, "static"));
-		fn_key_of(m, str(o, "file"), &key, &file);
-		fn = lookup_fn(c, str(m, "function"), file, json_is_true(json_object_get(m, "static")), &k);
-		p = impl_get(im, key, str(m, "function"), fn ? str(fn, "file") : file, lkey, false);
-		p->fn = fn;
-		json_array_append(p->ops, o);
-		json_decref(m);
-		free(key);
+		lk = xasprintf("%s.poll", o->type);
+		l = layer_get(c, lk);
 		free(lk);
+		if (l && !l->not_poll)
+			continue;	/* a layer: discover_layers() has it */
+		l = not_poll_layer(c, o->type);
+		impl_of_member(c, im, o, &o->as_member, l->key, false, true);
 	}
 }
 
@@ -917,27 +720,116 @@ static bool in(const char *const *l, const char *s)
 	return false;
 }
 
-static json_t *pd_sets_of(struct cx *c, const char *file, const char *fn)
-{
-	char *k = xasprintf("%s:%s", file, fn);
-	json_t *r = json_object_get(c->pd, k);
-
-	free(k);
-	return r;
-}
-
-static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth);
-
 /* Where CN, called from a function of FILE, is defined: FILE's own, else the extern one, else NULL. */
 static const char *callee_file(struct cx *c, const char *file, const char *cn)
 {
-	char *ck = xasprintf("%s:%s", file, cn);
-	bool own = json_object_get(c->defs, ck) != NULL;
-
-	free(ck);
-	return own ? file : json_string_value(json_object_get(c->def_file, cn));
+	return fact_def(c, file, cn) ? file : fact_def_file(c, cn);
 }
-static bool all_sets_null(json_t *pd);
+
+static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth);
+static bool all_sets_null(const struct plist *pd);
+
+/* The site of O's own ->open (OPEN, of a file_operations in OFILE) for the poll POLL_KEY of POLL_FILE. */
+static json_t *open_site(struct cx *c, const struct member *open, const char *ofile, const char *poll_key,
+			 const char *poll_file)
+{
+	const char *of = def_file_of(c, open, ofile);
+	char *dk = xasprintf("%s:%s", of, open->function);
+	struct def_fact *def = fact_def(c, of, open->function);
+	const struct plist *pd = fact_pd(c, of, open->function);
+	/*
+	 * An open can set f_poll_head for this poll only when every
+	 * file_operations that opens with it polls with the same function
+	 * (drm_open for drm_poll: yes; simple_open: no).
+	 */
+	struct smap *users = smap_get(&c->open_users, dk);
+	/*
+	 * and only an open defined next to the ops or the poll: a library
+	 * open (fs/libfs.c's simple_open) is never the driver's, even in a
+	 * tree where one file_operations happens to use it.
+	 */
+	bool near = !strcmp(of, ofile) || !strcmp(of, poll_file);
+	bool own = near && users && users->n == 1 && smap_get(users, poll_key);
+	json_t *site;
+
+	free(dk);
+	site = json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open", "function", open->function, "file", of,
+			 "line", def ? def->line : 0, "sets_private_data",
+			 sets_private_data(c, of, open->function, 0), "settable", own && def != NULL);
+	/* open leaves private_data NULL (fuse: the mount sets it later) */
+	if (all_sets_null(pd))
+		json_object_set_new(site, "private_data_null", json_true());
+	return site;
+}
+
+/* The fops handed to a framework object (REF's ctx "init:T.f" or "assign:T.f"): who registers that object? */
+static char *registered_kind(struct cx *c, const struct ref_fact *ref, const char **fn, bool *pd)
+{
+	const char *tf = strchr(ref->ctx, ':') + 1;
+	char *type = xstrndup(tf, strcspn(tf, ".")), *kind;
+
+	if (!strcmp(tf, "file.f_op")) {
+		kind = xstrdup("f_op switch");
+	} else if (!strcmp(tf, "cdev.ops")) {
+		kind = xstrdup("cdev");
+	} else {
+		kind = !strcmp(type, "miscdevice") ? xstrdup("misc_open")
+		       : strstr(tf, "(anonymous") || strstr(tf, "(unnamed")
+		       ? xasprintf("registered as %s", strrchr(tf, '.') ? strrchr(tf, '.') + 1 : tf)
+		       : xasprintf("registered as %s", tf);
+		*pd = !strcmp(type, "miscdevice");
+		if (!strncmp(ref->ctx, "init:", 5)) {
+			const struct plist *vrefs = fact_refs(c, ref->file, *fn);
+
+			for (size_t m = 0; vrefs && m < vrefs->n; m++) {
+				const struct ref_fact *vr = vrefs->v[m];
+
+				if (!strncmp(vr->ctx, "call:", 5) && vr->in[0]) {
+					*fn = vr->in;
+					break;
+				}
+			}
+		}
+	}
+	free(type);
+	return kind;
+}
+
+/* The creation site REF makes, or NULL when it only looks at the fops. */
+static json_t *ref_site(struct cx *c, const struct ref_fact *ref)
+{
+	const char *ctx = ref->ctx, *fn = ref->in;
+	char *kind = NULL;
+	bool settable = false, pd = false;
+	json_t *site;
+
+	if (!strncmp(ctx, "call:", 5)) {
+		char *name = xstrdup(ctx + 5);
+
+		*strrchr(name, ':') = '\0';
+		if (in(file_returning, name)) {
+			settable = true;
+			pd = !strncmp(name, "anon_inode", 10) || (fact_pd(c, ref->file, fn) && fact_pd(c, ref->file, fn)->n);
+		} else if (in(fd_returning, name)) {
+			pd = true;
+		} else if (!strcmp(name, "cdev_init")) {
+			free(name);
+			name = xstrdup("cdev");
+		} else if (!in(framework_calls, name)) {
+			free(name);
+			return NULL;	/* a call that only looks at the fops */
+		}
+		kind = name;
+	} else if (!strncmp(ctx, "init:", 5) || !strncmp(ctx, "assign:", 7)) {
+		kind = registered_kind(c, ref, &fn, &pd);
+	} else {
+		return NULL;
+	}
+	site = json_pack("{s:s, s:s, s:s, s:O, s:b, s:b}", "kind", kind, "function", fn, "file", ref->file, "line",
+			 ref->line, "sets_private_data", pd, "settable", settable);
+	free(kind);
+	return site;
+}
 
 /*
  * Creation sites of ops record O (file_operations): its own ->open, calls
@@ -945,168 +837,71 @@ static bool all_sets_null(json_t *pd);
  * each site can set f_poll_head (the file is at hand and the code is the
  * driver's own).
  */
-static void creation_sites(struct cx *c, json_t *o, const char *poll_key, const char *poll_file, json_t *sites,
-			   json_t *reassigned)
+static void creation_sites(struct cx *c, struct ops_rec *o, const char *poll_key, const char *poll_file,
+			   json_t *sites, json_t *reassigned)
 {
-	json_t *members = json_object_get(o, "members"), *open = json_object_get(members, "open");
-	const char *ofile = str(o, "file"), *mk;
-	char *rk = xasprintf("%s\t%s", ofile, str(o, "var"));
-	json_t *refs = json_object_get(c->refs, rk), *ref, *mv;
-	size_t i;
+	const struct member *open = member_named(o, "open");
+	const struct plist *refs = fact_refs(c, o->file, o->var);
+	size_t i, j;
 
-	free(rk);
-	if (!refs && !json_is_true(json_object_get(o, "static")))
-		refs = json_object_get(c->refs, str(o, "var"));
-	if (open) {
-		const char *of = def_file_of(c, open, ofile);
-		char *dk = xasprintf("%s:%s", of, str(open, "function"));
-		json_t *def = json_object_get(c->defs, dk), *pd = pd_sets_of(c, of, str(open, "function"));
-		/*
-		 * An open can set f_poll_head for this poll only when every
-		 * file_operations that opens with it polls with the same function
-		 * (drm_open for drm_poll: yes; simple_open: no).
-		 */
-		json_t *users = json_object_get(c->open_users, dk);
-		/*
-		 * and only an open defined next to the ops or the poll: a library
-		 * open (fs/libfs.c's simple_open) is never the driver's, even in a
-		 * tree where one file_operations happens to use it.
-		 */
-		bool near = !strcmp(of, ofile) || !strcmp(of, poll_file);
-		bool own = near && json_object_size(users) == 1 && json_object_get(users, poll_key);
+	if (!refs && !o->st)
+		refs = fact_refs(c, NULL, o->var);
+	if (open)
+		json_array_append_new(sites, open_site(c, open, o->file, poll_key, poll_file));
+	for (i = 0; refs && i < refs->n; i++) {
+		json_t *site = ref_site(c, refs->v[i]);
 
-		free(dk);
-		json_t *site = json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open",
-					 "function", str(open, "function"), "file", of,
-					 "line", def ? json_integer_value(json_array_get(def, 0)) : 0,
-					 "sets_private_data", sets_private_data(c, of, str(open, "function"), 0),
-					 "settable", own && def != NULL);
-
-		/* open leaves private_data NULL (fuse: the mount sets it later) */
-		if (all_sets_null(pd))
-			json_object_set_new(site, "private_data_null", json_true());
-		json_array_append_new(sites, site);
-	}
-	json_array_foreach(refs, i, ref) {
-		const char *ctx = str(ref, "ctx"), *fn = str(ref, "in");
-		char *kind = NULL;
-		bool settable = false, pd = false;
-
-		if (!strncmp(ctx, "call:", 5)) {
-			char *name = xstrdup(ctx + 5);
-
-			*strrchr(name, ':') = '\0';
-			if (in(file_returning, name)) {
-				settable = true;
-				pd = !strncmp(name, "anon_inode", 10) ||
-				     json_array_size(pd_sets_of(c, str(ref, "file"), fn)) > 0;
-			} else if (in(fd_returning, name)) {
-				pd = true;
-			} else if (!strcmp(name, "cdev_init")) {
-				free(name);
-				name = xstrdup("cdev");
-			} else if (!in(framework_calls, name)) {
-				free(name);
-				continue;	/* a call that only looks at the fops */
-			}
-			kind = name;
-		} else if (!strncmp(ctx, "init:", 5) || !strncmp(ctx, "assign:", 7)) {
-			/* the fops handed to a framework object: who registers that object? */
-			const char *tf = strchr(ctx, ':') + 1;
-			char *type = xstrndup(tf, strcspn(tf, "."));
-
-			if (!strcmp(tf, "file.f_op")) {
-				kind = xstrdup("f_op switch");
-			} else if (!strcmp(tf, "cdev.ops")) {
-				kind = xstrdup("cdev");
-			} else {
-				kind = !strcmp(type, "miscdevice") ? xstrdup("misc_open")
-				       : strstr(tf, "(anonymous") || strstr(tf, "(unnamed")
-				       ? xasprintf("registered as %s", strrchr(tf, '.') ? strrchr(tf, '.') + 1 : tf)
-				       : xasprintf("registered as %s", tf);
-				pd = !strcmp(type, "miscdevice");
-				if (!strncmp(ctx, "init:", 5)) {
-					char *vk = xasprintf("%s\t%s", str(ref, "file"), fn);
-					json_t *vrefs = json_object_get(c->refs, vk), *vr;
-					size_t m;
-
-					json_array_foreach(vrefs, m, vr)
-						if (!strncmp(str(vr, "ctx"), "call:", 5) && str(vr, "in")[0]) {
-							fn = str(vr, "in");
-							break;
-						}
-					free(vk);
-				}
-			}
-			free(type);
-		} else {
-			continue;
-		}
-		json_array_append_new(sites, json_pack("{s:s, s:s, s:s, s:O, s:b, s:b}", "kind", kind,
-						       "function", fn, "file", str(ref, "file"),
-						       "line", json_object_get(ref, "line"),
-						       "sets_private_data", pd, "settable", settable));
-		free(kind);
+		if (site)
+			json_array_append_new(sites, site);
 	}
 	/* private_data written by the ops' other methods: not fixed at creation */
-	json_object_foreach(members, mk, mv) {
-		json_t *pd, *s;
-		size_t j;
+	for (i = 0; i < o->members.n; i++) {
+		const struct member *mv = o->members.v[i];
+		const char *mf = mv->file[0] ? mv->file : o->file;
+		const struct plist *pd;
 
-		if (!strcmp(mk, "open") || !strcmp(mk, "release"))
+		if (!strcmp(mv->name, "open") || !strcmp(mv->name, "release"))
 			continue;
-		pd = pd_sets_of(c, str(mv, "file")[0] ? str(mv, "file") : ofile, str(mv, "function"));
-		json_array_foreach(pd, j, s)
-			json_array_append_new(reassigned, json_pack("{s:s, s:s, s:O, s:s}", "function",
-								    str(mv, "function"), "file",
-								    str(mv, "file")[0] ? str(mv, "file") : ofile,
-								    "line", json_object_get(s, "line"),
-								    "member", mk));
+		pd = fact_pd(c, mf, mv->function);
+		for (j = 0; pd && j < pd->n; j++)
+			json_array_append_new(reassigned,
+					      json_pack("{s:s, s:s, s:O, s:s}", "function", mv->function, "file", mf,
+							"line", ((struct pd_fact *)pd->v[j])->line, "member", mv->name));
 	}
 }
 
-/* Does FN (in FILE), or a function it hands the file to, set file->private_data? */
 /*
  * Are the private_data stores PD of one function all constants (NULL)?
  * Then the file is created with no object there (fuse's /dev/fuse: the
  * mount stores it later).  A NULL store on an error path beside a real
  * one (drm_open_helper()) leaves the object set.
  */
-static bool all_sets_null(json_t *pd)
+static bool all_sets_null(const struct plist *pd)
 {
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(pd, i, e)
-		if (strcmp(str(json_object_get(e, "base"), "k"), "const"))
+	for (size_t i = 0; pd && i < pd->n; i++)
+		if (!((struct pd_fact *)pd->v[i])->is_const)
 			return false;
-	return json_array_size(pd) > 0;
+	return pd && pd->n > 0;
 }
 
 /* Does FN (or a function it hands the file to) store an object, not NULL, in private_data? */
 static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth)
 {
-	char *k;
-	json_t *def, *callee, *pd = pd_sets_of(c, file, fn);
-	size_t i;
-	bool r = false;
+	const struct plist *pd = fact_pd(c, file, fn);
+	struct def_fact *def;
 
-	if (json_array_size(pd))
+	if (pd && pd->n)
 		return !all_sets_null(pd);
 	if (depth > 3)
 		return false;
-	k = xasprintf("%s:%s", file, fn);
-	def = json_object_get(c->defs, k);
-	free(k);
-	json_array_foreach(json_array_get(def, 2), i, callee) {
-		const char *cn = json_string_value(callee), *cf = callee_file(c, file, cn);
+	def = fact_def(c, file, fn);
+	for (size_t i = 0; def && i < def->callees.n; i++) {
+		const char *cn = def->callees.v[i], *cf = callee_file(c, file, cn);
 
-		if (cf && sets_private_data(c, cf, cn, depth + 1)) {
-			r = true;
-			break;
-		}
+		if (cf && sets_private_data(c, cf, cn, depth + 1))
+			return true;
 	}
-	return r;
+	return false;
 }
 
 /* ---- the verdict ------------------------------------------------------------ */
@@ -1118,16 +913,16 @@ const char *class_family(const char *cls)
 	return cls;
 }
 
-static const char *base_name(json_t *base, json_t *fn, char *buf, size_t len)
+static const char *base_name(json_t *base, struct fn_fact *fn, char *buf, size_t len)
 {
 	const char *k = str(base, "k");
 
 	if (!strcmp(k, "param")) {
 		int p = (int)json_integer_value(json_object_get(base, "param"));
 		const char *first = str(base, "first");
-		json_t *pa = json_array_get(json_object_get(fn, "params"), (size_t)p);
+		json_t *pa = json_array_get(json_object_get(fn->j, "params"), (size_t)p);
 
-		if (p == (int)json_integer_value(json_object_get(fn, "file_param"))) {
+		if (p == (int)fn->file_param) {
 			if (!strcmp(first, "private_data"))
 				return "private_data";
 			if (!strcmp(first, "f_inode") || !strcmp(first, "file_inode()") || !strcmp(first, "f_path"))
@@ -1164,17 +959,15 @@ static void set_verdict(struct verdict *v, const char *cls, const char *fmt, ...
 	free(s);
 }
 
-static json_t *fn_errors(struct cx *c, json_t *fn)
+static json_t *fn_errors(struct cx *c, struct fn_fact *fn)
 {
-	json_t *errs = json_object_get(c->errors, str(fn, "file")), *e;
-	json_int_t a = json_integer_value(json_object_get(fn, "line"));
-	json_int_t b = json_integer_value(json_object_get(fn, "end_line"));
+	json_t *errs = fact_errors(c, fn->file), *e;
 	size_t i;
 
 	json_array_foreach(errs, i, e) {
 		json_int_t l = json_integer_value(json_object_get(e, "line"));
 
-		if (!strcmp(str(e, "file"), str(fn, "file")) && l >= a && l <= b)
+		if (!strcmp(str(e, "file"), fn->file) && l >= fn->line && l <= fn->end_line)
 			return e;
 	}
 	return NULL;
@@ -1183,21 +976,17 @@ static json_t *fn_errors(struct cx *c, json_t *fn)
 /* Does FN (defined in FILE) run from method MK, itself or through the functions it hands the file to? */
 static bool runs_from(struct cx *c, const char *file, const char *from, const char *fn, int depth)
 {
-	char *k;
-	json_t *d, *x;
-	size_t i;
+	struct def_fact *d;
 	bool hit = false;
 
 	if (!strcmp(from, fn))
 		return true;
 	if (depth > 4)
 		return false;
-	k = xasprintf("%s:%s", file, from);
-	d = json_object_get(c->defs, k);
-	free(k);
-	json_array_foreach(json_array_get(d, 2), i, x)
-		if (!hit && strcmp(json_string_value(x), from))
-			hit = runs_from(c, file, json_string_value(x), fn, depth + 1);
+	d = fact_def(c, file, from);
+	for (size_t i = 0; d && i < d->callees.n; i++)
+		if (!hit && strcmp(d->callees.v[i], from))
+			hit = runs_from(c, file, d->callees.v[i], fn, depth + 1);
 	return hit;
 }
 
@@ -1212,24 +1001,31 @@ static bool runs_from(struct cx *c, const char *file, const char *from, const ch
 static bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, bool skip_last, const char **fk,
 			       const char **setter, const char **mk)
 {
-	json_t *f, *st, *o, *mv;
-	size_t fi, si, oi;
-	const char *k;
+	json_t *f;
+	size_t fi, si, oi, mi;
 
 	json_array_foreach(fields, fi, f) {
+		const struct plist *sets;
+
 		*fk = json_string_value(f);
 		if ((skip_last && fi + 1 == json_array_size(fields)) || !strcmp(*fk, "file.private_data"))
 			continue;
-		json_array_foreach(json_object_get(c->field_sets, *fk), si, st) {
-			json_array_foreach(p->ops, oi, o) {
-				json_object_foreach(json_object_get(o, "members"), k, mv) {
-					const char *mf = def_file_of(c, mv, str(o, "file"));
+		sets = fact_field_sets(c, *fk);
+		for (si = 0; sets && si < sets->n; si++) {
+			const struct field_set *st = sets->v[si];
 
-					if (!strcmp(k, "open") || !strcmp(k, "release") || strcmp(str(st, "file"), mf) ||
-					    !runs_from(c, mf, str(mv, "function"), str(st, "in"), 0))
+			for (oi = 0; oi < p->ops.n; oi++) {
+				struct ops_rec *o = p->ops.v[oi];
+
+				for (mi = 0; mi < o->members.n; mi++) {
+					const struct member *mv = o->members.v[mi];
+					const char *mf = def_file_of(c, mv, o->file);
+
+					if (!strcmp(mv->name, "open") || !strcmp(mv->name, "release") ||
+					    strcmp(st->file, mf) || !runs_from(c, mf, mv->function, st->in, 0))
 						continue;
-					*setter = str(st, "in");
-					*mk = k;
+					*setter = st->in;
+					*mk = mv->name;
 					return true;
 				}
 			}
@@ -1241,18 +1037,15 @@ static bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, boo
 /* FN (defined in FILE, if anywhere) or a function it hands the file to, whose body was not seen. */
 static const char *unseen_from(struct cx *c, const char *file, const char *fn, int depth)
 {
-	char *dk = xasprintf("%s:%s", file, fn);
-	json_t *d = json_object_get(c->defs, dk), *x;
+	struct def_fact *d = fact_def(c, file, fn);
 	const char *r = NULL;
-	size_t i;
 
-	free(dk);
 	if (!d)
 		return fn;
 	if (depth > 4)
 		return NULL;
-	json_array_foreach(json_array_get(d, 2), i, x) {
-		const char *cn = json_string_value(x), *cf = callee_file(c, file, cn);
+	for (size_t i = 0; i < d->callees.n; i++) {
+		const char *cn = d->callees.v[i], *cf = callee_file(c, file, cn);
 
 		if (strcmp(cn, fn) && (r = unseen_from(c, cf ? cf : file, cn, depth + 1)))
 			break;
@@ -1266,16 +1059,15 @@ static const char *unseen_from(struct cx *c, const char *file, const char *fn, i
  */
 static bool unseen_method(struct cx *c, struct impl *p, const char **mk, const char **fn)
 {
-	json_t *o, *mv;
-	size_t i;
-	const char *k;
+	for (size_t i = 0; i < p->ops.n; i++) {
+		struct ops_rec *o = p->ops.v[i];
 
-	json_array_foreach(p->ops, i, o) {
-		json_object_foreach(json_object_get(o, "members"), k, mv) {
-			const char *u = unseen_from(c, def_file_of(c, mv, str(o, "file")), str(mv, "function"), 0);
+		for (size_t j = 0; j < o->members.n; j++) {
+			const struct member *mv = o->members.v[j];
+			const char *u = unseen_from(c, def_file_of(c, mv, o->file), mv->function, 0);
 
 			if (u) {
-				*mk = k;
+				*mk = mv->name;
 				*fn = u;
 				return true;
 			}
@@ -1299,9 +1091,10 @@ static bool pd_itself(json_t *b)
 static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 {
 	struct verdict v = { "unknown", "no", STRBUF_INIT };
-	json_t *layer = json_object_get(c->layers, p->layer), *r = NULL, *heads = json_array();
+	struct layer *layer = layer_get(c, p->layer);
+	json_t *r = NULL, *heads = json_array();
 	json_t *sites = json_array(), *reassigned = json_array(), *opsout = json_array();
-	json_t *distinct = json_object(), *sites_of_text = json_object(), *o, *h, *e;
+	json_t *distinct = json_object(), *sites_of_text = json_object(), *h, *e;
 	bool is_root = !strcmp(p->layer, "file_operations.poll") || p->converted;
 	json_t *plan_out = NULL;	/* where the conversion sets f_poll_head */
 	bool uncond = true, guard_fails = false;
@@ -1309,25 +1102,22 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 	char bbuf[128];
 	size_t i;
 
-	json_array_foreach(p->ops, i, o) {
-		const char *via = str(o, "macro")[0] ? "macro" :
-				  json_object_get(o, "member") || json_object_get(o, "via_assignment") ? "assignment"
-												     : "initializer";
-		json_t *rec = json_pack("{s:s, s:s, s:s, s:O, s:s}", "var",
-					json_object_get(o, "member") ? str(o, "lhs") : str(o, "var"),
-					"type", str(o, "type"), "file", str(o, "file"), "line",
-					json_object_get(o, "line"), "via", via);
+	for (i = 0; i < p->ops.n; i++) {
+		struct ops_rec *o = p->ops.v[i];
+		const char *via = o->macro[0] ? "macro" : o->assign || o->via_assignment ? "assignment" : "initializer";
+		json_t *rec = json_pack("{s:s, s:s, s:s, s:O, s:s}", "var", o->assign ? o->lhs : o->var, "type",
+					o->type, "file", o->file, "line", o->line, "via", via);
 
-		if (str(o, "macro")[0])
-			json_object_set_new(rec, "macro", json_string(str(o, "macro")));
-		if (!json_object_get(o, "member") && !strcmp(str(o, "type"), "file_operations"))
+		if (o->macro[0])
+			json_object_set_new(rec, "macro", json_string(o->macro));
+		if (!o->assign && !strcmp(o->type, "file_operations"))
 			creation_sites(c, o, p->key, p->file, sites, reassigned);
 		json_array_append_new(opsout, rec);
 	}
 
-	if (json_is_true(json_object_get(layer, "not_poll"))) {
+	if (layer && layer->not_poll) {
 		set_verdict(&v, "not-poll", "%s.poll is not file polling: no file poll passes its poll_table to it",
-			    str(layer, "type"));
+			    layer->type);
 		v.conv = "excluded";
 		goto done;
 	}
@@ -1340,7 +1130,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		set_verdict(&v, "unknown", "the definition of %s() was not parsed", p->name);
 		goto done;
 	}
-	if (!strcmp(str(layer, "found_via"), "its function takes a poll_table")) {
+	if (layer && layer->found_via && !strcmp(layer->found_via, "its function takes a poll_table")) {
 		/* whether the unseen caller busy-polls or delegates is not known */
 		set_verdict(&v, "unknown", "%s is a poll method (its function takes a poll_table), but no file "
 			    "poll the scan saw calls it", p->layer);
@@ -1411,13 +1201,13 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		}
 		free(dkey);
 	}
-	if (json_array_size(json_object_get(r, "busy")) || json_is_true(json_object_get(layer, "busy"))) {
+	if (json_array_size(json_object_get(r, "busy")) || (layer && layer->busy)) {
 		if (json_array_size(json_object_get(r, "busy")))
 			set_verdict(&v, "busy-poll", "socket poll that busy-polls (%s)",
 				    json_string_value(json_array_get(json_object_get(r, "busy"), 0)));
 		else
 			set_verdict(&v, "busy-poll", "%s runs under %s(), which busy-polls", p->layer,
-				    str(layer, "caller"));
+				    layer->caller ? layer->caller : "");
 		goto done;
 	}
 	if (json_array_size(json_object_get(r, "icalls"))) {
@@ -1485,7 +1275,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 				    hexpr);
 			goto done;
 		}
-		if (str(h, "field")[0] && json_object_get(c->pollfree, str(h, "field"))) {
+		if (str(h, "field")[0] && fact_pollfree(c, str(h, "field"))) {
 			set_verdict(&v, "single-dynamic", "head %s (%s) is freed with wake_up_pollfree(): "
 				    "its lifetime is not the file's", hexpr, str(h, "field"));
 			goto done;
@@ -1562,7 +1352,7 @@ static void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 
 				if (!all_set || json_array_size(reassigned) > 0 || strcmp(str(gb, "k"), "param") ||
 				    json_integer_value(json_object_get(gb, "param")) !=
-					    json_integer_value(json_object_get(p->fn, "file_param")) ||
+					    p->fn->file_param ||
 				    strcmp(str(gb, "first"), "private_data") || !pd_itself(gb)) {
 					uncond = false;
 					guard_fails = true;
@@ -1731,8 +1521,8 @@ done:
 			sub = s2 ? xstrndup(f, (size_t)(s2 - f)) : s1 ? xstrndup(f, (size_t)(s1 - f)) : xstrdup(".");
 		}
 		json_object_set_new(out, "function", json_string(p->name));
-		json_object_set_new(out, "file", json_string(p->fn ? str(p->fn, "file") : p->file));
-		json_object_set_new(out, "line", json_integer(p->fn ? json_integer_value(json_object_get(p->fn, "line")) : 0));
+		json_object_set_new(out, "file", json_string(p->fn ? p->fn->file : p->file));
+		json_object_set_new(out, "line", json_integer(p->fn ? p->fn->line : 0));
 		json_object_set_new(out, "layer", json_string(p->layer));
 		json_object_set_new(out, "class", json_string(v.cls));
 		json_object_set_new(out, "convertible", json_string(v.conv));
@@ -1765,19 +1555,48 @@ done:
 static char *cocci_layer(struct cx *c, const char *type)
 {
 	char *lk = xasprintf("%s.poll", type);
-	const char *k, *best = NULL;
-	json_t *lv;
+	const char *best = NULL;
 
-	if (json_object_get(c->layers, lk))
+	if (layer_get(c, lk))
 		return lk;
-	json_object_foreach(c->layers, k, lv)
-		if (!strcmp(str(lv, "type"), type) && (!best || strcmp(k, best) < 0))
-			best = k;
+	for (size_t i = 0; i < c->layers.n; i++) {
+		struct layer *l = c->layers.v[i];
+
+		if (!strcmp(l->type, type) && (!best || strcmp(l->key, best) < 0))
+			best = l->key;
+	}
 	if (best) {
 		free(lk);
 		lk = xstrdup(best);
 	}
 	return lk;
+}
+
+/* Which poll functions each ->open of a file_operations serves (creation_sites()). */
+static void index_open_users(struct cx *c)
+{
+	for (size_t i = 0; i < c->ops.n; i++) {
+		struct ops_rec *x = c->ops.v[i];
+		const struct member *open = member_named(x, "open"), *poll = member_named(x, "poll");
+		const char *pf, *pk = NULL;
+		char *ok, *pkey;
+		void **users;
+
+		if (!open || !poll || strcmp(x->type, "file_operations"))
+			continue;
+		ok = xasprintf("%s:%s", def_file_of(c, open, x->file), open->function);
+		fn_key_of(poll, x->file, &pkey, &pf);
+		if (fact_fn(c, pf, poll->function, poll->st, &pk)) {
+			free(pkey);
+			pkey = xstrdup(pk);
+		}
+		users = smap_slot(&c->open_users, ok, NULL);
+		if (!*users)
+			*users = xcalloc(1, sizeof(struct smap));
+		*smap_slot(*users, pkey, NULL) = (void *)1;
+		free(ok);
+		free(pkey);
+	}
 }
 
 static int cmp_impl(const void *a, const void *b)
@@ -1800,51 +1619,23 @@ static void count(json_t *obj, const char *k)
 
 json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *failed, json_t *not_compiled)
 {
-	struct cx c = { t, json_object(), json_object(), json_object(), json_array(), json_array(),
-			json_object(), json_object(), json_object(), json_object(), json_object(),
-			json_object(), json_object(), NULL, json_object(), json_object(), json_object(),
-			json_object() };
-	struct impls im = { NULL, 0, 0, json_object() };
+	struct cx c = { .t = t };
+	struct impls im = { 0 };
 	json_t *list = json_array(), *by_class = json_object(), *by_conv = json_object(), *dis = json_array();
 	json_t *layers_out = json_array(), *used_cocci = json_object(), *res, *x;
 	json_t **sorted;
 	size_t i, n_ops = 0;
 	const char *k;
 
-	index_facts(&c, tus);
-	group_assignments(&c);
-	c.open_users = json_object();
-	json_array_foreach(c.ops, i, x) {
-		json_t *m = json_object_get(x, "members"), *open = json_object_get(m, "open");
-		json_t *poll = json_object_get(m, "poll");
-		const char *pf, *pk = NULL;
-		char *ok, *pkey;
-		json_t *users;
-
-		if (!open || !poll || strcmp(str(x, "type"), "file_operations"))
-			continue;
-		ok = xasprintf("%s:%s", def_file_of(&c, open, str(x, "file")), str(open, "function"));
-		fn_key_of(poll, str(x, "file"), &pkey, &pf);
-		if (lookup_fn(&c, str(poll, "function"), pf, json_is_true(json_object_get(poll, "static")), &pk)) {
-			free(pkey);
-			pkey = xstrdup(pk);
-		}
-		users = json_object_get(c.open_users, ok);
-		if (!users) {
-			users = json_object();
-			json_object_set_new(c.open_users, ok, users);
-		}
-		json_object_set_new(users, pkey, json_true());
-		free(ok);
-		free(pkey);
-	}
+	facts_load(&c, tus);
+	index_open_users(&c);
 	discover_layers(&c, &im);
 	collect_undiscovered(&c, &im);
 	collect_not_poll(&c, &im);
 	for (i = 0; i < im.n; i++) {
 		struct impl *p = &im.v[i];
 		json_t *out = json_object();
-		char *ck = xasprintf("%s:%s", p->fn ? str(p->fn, "file") : p->file, p->name);
+		char *ck = xasprintf("%s:%s", p->fn ? p->fn->file : p->file, p->name);
 		json_t *cr = cocci ? json_object_get(cocci, ck) : NULL;
 
 		if (cr)
@@ -1860,7 +1651,7 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 			size_t j;
 			json_t *f;
 			char *lk;
-			json_t *lay;
+			struct layer *lay;
 
 			if (json_object_get(used_cocci, k))
 				continue;
@@ -1871,13 +1662,13 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 			if (!nc)
 				continue;
 			lk = cocci_layer(&c, str(x, "ops_type"));
-			lay = json_object_get(c.layers, lk);
+			lay = layer_get(&c, lk);
 			if (!lay && strcmp(str(x, "ops_type"), "file_operations")) {
 				free(lk);
 				continue;
 			}
 			{
-				bool np = lay && json_is_true(json_object_get(lay, "not_poll"));
+				bool np = lay && lay->not_poll;
 				const char *cls = np ? "not-poll" : str(x, "class");
 				json_t *out = json_pack("{s:s, s:s, s:O, s:s, s:s, s:s, s:s, s:[], s:s, s:b, s:[], s:[],"
 							" s:[], s:[], s:[], s:[], s:b, s:s, s:O}",
@@ -1929,19 +1720,19 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 							     str(cr, "reason")));
 	}
 	free(sorted);
-	json_array_foreach(c.ops, i, x)
-		if (!strcmp(str(x, "type"), "file_operations") &&
-		    (json_object_get(json_object_get(x, "members"), "poll") ||
-		     json_object_get(json_object_get(x, "members"), "poll_mask")))
-			n_ops++;
-	{
-		json_t *lv;
+	for (i = 0; i < c.ops.n; i++) {
+		struct ops_rec *o = c.ops.v[i];
 
-		json_object_foreach(c.layers, k, lv)
-			if (!json_is_true(json_object_get(lv, "not_poll")))
-				json_array_append_new(layers_out, json_pack("{s:s, s:s, s:b}", "layer", k,
-									    "found_via", str(lv, "found_via"),
-									    "busy_poll", json_is_true(json_object_get(lv, "busy"))));
+		if (!strcmp(o->type, "file_operations") && (member_named(o, "poll") || member_named(o, "poll_mask")))
+			n_ops++;
+	}
+	for (i = 0; i < c.layers.n; i++) {
+		struct layer *l = c.layers.v[i];
+
+		if (!l->not_poll)
+			json_array_append_new(layers_out, json_pack("{s:s, s:s, s:b}", "layer", l->key, "found_via",
+								    l->found_via ? l->found_via : "", "busy_poll",
+								    l->busy));
 	}
 	{
 		json_t *tree = json_pack("{s:s}", "version", t->version);
@@ -1967,28 +1758,12 @@ json_t *classify(const struct tree *t, json_t *tus, json_t *cocci, json_t *faile
 		free(im.v[i].key);
 		free(im.v[i].name);
 		free(im.v[i].file);
-		json_decref(im.v[i].ops);
+		free(im.v[i].ops.v);
 	}
 	free(im.v);
-	json_decref(im.index);
+	smap_free(&im.index, NULL);
 	json_decref(list);
 	json_decref(used_cocci);
-	json_decref(c.fns);
-	json_decref(c.fns_by_name);
-	json_decref(c.reach);
-	json_decref(c.ops);
-	json_decref(c.assigns);
-	json_decref(c.refs);
-	json_decref(c.pd);
-	json_decref(c.ph);
-	json_decref(c.defs);
-	json_decref(c.pollfree);
-	json_decref(c.errors);
-	json_decref(c.layers);
-	json_decref(c.open_users);
-	json_decref(c.field_sets);
-	json_decref(c.def_file);
-	json_decref(c.returns);
-	json_decref(c.followed);
+	facts_free(&c);
 	return x;
 }
