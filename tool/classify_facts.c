@@ -321,7 +321,7 @@ static void load_sets(struct cx *c, json_t *tu, const char *file)
 }
 
 /* The member NAME of record O, or NULL. */
-static struct member *member_of(struct ops_rec *o, const char *name)
+struct member *member_named(struct ops_rec *o, const char *name)
 {
 	for (size_t i = 0; i < o->members.n; i++)
 		if (!strcmp(((struct member *)o->members.v[i])->name, name))
@@ -374,7 +374,7 @@ static void group_assignments(struct cx *c)
 		if (strcmp(a->type, "file_operations") || strlen(a->lhs) <= strlen(a->member))
 			continue;
 		rec = assigned_record(c, a);
-		m = member_of(rec, a->member);
+		m = member_named(rec, a->member);
 		if (!m) {
 			m = owned(c, sizeof(*m));
 			m->name = (char *)a->member;

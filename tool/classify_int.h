@@ -141,6 +141,7 @@ void facts_load(struct cx *c, json_t *tus);
 void facts_free(struct cx *c);
 
 /* The summary a call or a member names: FILE's own, else the extern one, else a header's static. */
+struct member *member_named(struct ops_rec *o, const char *name);	/* NULL: none */
 struct fn_fact *fact_fn(struct cx *c, const char *file, const char *name, bool st, const char **keyp);
 struct def_fact *fact_def(struct cx *c, const char *file, const char *name);
 const char *fact_def_file(struct cx *c, const char *name);	/* NULL: defined nowhere */
@@ -154,5 +155,51 @@ json_t *fact_errors(struct cx *c, const char *file);
 struct layer *layer_get(struct cx *c, const char *key);
 /* A new layer KEY (TYPE.MEMBER), at the end of the order. */
 struct layer *layer_add(struct cx *c, const char *type, const char *member, const char *found_via);
+
+/* ---- classify_reach.c ---- */
+/* What the function KEY registers, helpers followed (cached; the JSON shape of reach()). */
+json_t *reach(struct cx *c, const char *key, struct fn_fact *fn);
+
+/* ---- classify_layers.c ---- */
+/* One implementation: a function in a poll layer. */
+struct impl {
+	char *key;		/* function key */
+	struct fn_fact *fn;	/* summary, or NULL when not parsed */
+	char *name, *file;
+	const char *layer;	/* "type.member" */
+	struct plist ops;	/* struct ops_rec: the records / assignments that point at it */
+	bool converted;		/* a poll_mask member */
+};
+
+struct impls {
+	struct impl *v;
+	size_t n, alloc;
+	struct smap index;	/* key|layer -> 1 + index */
+};
+
+
+void for_each_member(struct cx *c, const char *type, const char *member,
+		     void (*cb)(struct cx *, struct ops_rec *rec, const struct member *m, void *), void *d);
+/* The key of the function member M names (of a record in RECFILE), and the file to look it up in. */
+void fn_key_of(const struct member *m, const char *recfile, char **key, const char **file);
+void discover_layers(struct cx *c, struct impls *im);
+void collect_undiscovered(struct cx *c, struct impls *im);
+void collect_not_poll(struct cx *c, struct impls *im);
+void index_open_users(struct cx *c);
+char *cocci_layer(struct cx *c, const char *type);
+
+/* ---- classify_sites.c ---- */
+extern const char *const file_returning[], *const fd_returning[];
+bool in_list(const char *const *l, const char *s);
+const char *def_file_of(struct cx *c, const struct member *m, const char *recfile);
+void creation_sites(struct cx *c, struct ops_rec *o, const char *poll_key, const char *poll_file,
+		    json_t *sites, json_t *reassigned);
+bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, bool skip_last, const char **fk,
+			const char **setter, const char **mk);
+bool unseen_method(struct cx *c, struct impl *p, const char **mk, const char **fn);
+
+/* ---- classify_decide.c ---- */
+/* The verdict of P into OUT (an implementation of polltax.json); COCCI_REC: the second opinion. */
+void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec);
 
 #endif

@@ -19,7 +19,7 @@ FUZZ_ARTIFACTS ?= $(FUZZ_BUILD)
 FUZZ_FLAGS      = -std=gnu11 $(WARNINGS) -O1 -g -fno-omit-frame-pointer \
 		  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		  -I$(LLVM_DIR)/include -DFIXTURE_DIR='"$(abspath tests/fixtures/tree)"'
-FUZZ_SRCS      := tool/fuzz/fuzz_extract.c tool/extract.c tool/classify.c tool/classify_facts.c tool/util.c
+FUZZ_SRCS      := tool/fuzz/fuzz_extract.c tool/extract.c tool/classify.c tool/classify_decide.c tool/classify_facts.c tool/classify_layers.c tool/classify_reach.c tool/classify_sites.c tool/util.c
 FUZZ_BIN       := $(FUZZ_BUILD)/fuzz_extract
 
 .PHONY: asan fuzz fuzz-build reliability-deps
