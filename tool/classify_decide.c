@@ -335,7 +335,8 @@ static bool guards_hold(struct dec *d)
 /* One head H (base HB, written HEXPR): is it fixed for the file's life?  single-dynamic or unknown if not. */
 static enum step head_fixed(struct dec *d, json_t *h, json_t *hb, const char *hexpr)
 {
-	const char *bk = str(hb, "k"), *fk, *setter, *mk, *um, *uf;
+	const char *bk = str(hb, "k"), *fk = NULL, *setter = NULL, *mk = NULL, *gap = NULL, *um = NULL, *uf = NULL;
+	enum fact changed;
 	json_t *s;
 	size_t si;
 
@@ -357,7 +358,8 @@ static enum step head_fixed(struct dec *d, json_t *h, json_t *hb, const char *he
 		return STEP_DONE;
 	}
 	/* a pointer or selector the head is read through, written by a method after open */
-	if (changed_after_open(d->c, d->p, json_object_get(hb, "fields"), true, &fk, &setter, &mk)) {
+	changed = changed_after_open(d->c, d->p, json_object_get(hb, "fields"), true, &fk, &setter, &mk, &gap);
+	if (changed == FACT_YES) {
 		set_verdict(&d->v, "single-dynamic", "head %s is read through %s, which %s() (->%s) changes "
 			    "after open", hexpr, fk, setter, mk);
 		return STEP_DONE;
@@ -378,9 +380,26 @@ static enum step head_fixed(struct dec *d, json_t *h, json_t *hb, const char *he
 		return STEP_DONE;
 	}
 	/* a method whose body was not seen may change what the head hangs off */
-	if (!strcmp(bk, "param") && unseen_method(d->c, d->p, &um, &uf)) {
-		set_verdict(&d->v, "unknown", "head %s is derived from the file, but the body of ->%s %s() was not "
-			    "seen: it could change the head after open", hexpr, um, uf);
+	if (!strcmp(bk, "param")) {
+		enum fact seen = methods_seen(d->c, d->p, &um, &uf);
+
+		if (seen == FACT_NO) {
+			set_verdict(&d->v, "unknown", "head %s is derived from the file, but the body of ->%s %s() "
+				    "was not seen: it could change the head after open", hexpr, um, uf);
+			return STEP_DONE;
+		}
+		if (seen == FACT_UNSEEN) {
+			set_verdict(&d->v, "unknown", "head %s is derived from the file, but the calls of ->%s go "
+				    "deeper than the analysis follows (at %s()): they could change the head after "
+				    "open", hexpr, um, uf);
+			return STEP_DONE;
+		}
+	}
+	/* a field the head is read through, and a method that may write it: not proven fixed */
+	if (changed == FACT_UNSEEN) {
+		set_verdict(&d->v, "unknown", "head %s is read through %s, which %s() writes: whether ->%s runs it "
+			    "after open is not known (the calls were not followed past %s())", hexpr, fk, setter, mk,
+			    gap);
 		return STEP_DONE;
 	}
 	return STEP_ON;

@@ -142,6 +142,14 @@ static void *owned(struct cx *c, size_t size)
 
 /* ---- loading ----------------------------------------------------------------- */
 
+/* The integer member K of O, DFLT when it is not there. */
+static json_int_t int_or(json_t *o, const char *k, json_int_t dflt)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
 static void load_functions(struct cx *c, json_t *tu)
 {
 	size_t j;
@@ -161,8 +169,9 @@ static void load_functions(struct cx *c, json_t *tu)
 			f->st = st;
 			f->line = json_integer_value(json_object_get(v, "line"));
 			f->end_line = json_integer_value(json_object_get(v, "end_line"));
-			f->pt = json_integer_value(json_object_get(v, "pt"));
-			f->file_param = json_integer_value(json_object_get(v, "file_param"));
+			/* not said: no such parameter (a callee then is not followed: unknown) */
+			f->pt = int_or(v, "pt", -1);
+			f->file_param = int_or(v, "file_param", -1);
 			f->j = v;
 			*slot = f;
 			pl_push(list_at(&c->fns_by_name, f->name), f);

@@ -26,6 +26,23 @@ static inline const char *str(json_t *o, const char *k)
 	return s ? s : "";
 }
 
+/*
+ * A fact the decision needs, as far as the facts establish it: a fact
+ * not established is not false.  A verdict that needs the fact (yes,
+ * single-private) takes FACT_YES (or FACT_NO for a fact that would forbid
+ * it), and FACT_UNSEEN makes it unknown or leaves it to review, with the
+ * reason (TAXONOMY.md, "Precedence and hard cases").
+ */
+enum fact { FACT_NO, FACT_YES, FACT_UNSEEN };
+
+/* A or B: YES if either is, else UNSEEN if either is. */
+static inline enum fact fact_or(enum fact a, enum fact b)
+{
+	if (a == FACT_YES || b == FACT_YES)
+		return FACT_YES;
+	return a == FACT_UNSEEN || b == FACT_UNSEEN ? FACT_UNSEEN : FACT_NO;
+}
+
 /* A string-keyed hash table (keys copied, values borrowed). */
 struct smap {
 	struct smap_ent { char *key; void *val; } *v;
@@ -52,7 +69,7 @@ struct fn_fact {
 	bool st;
 	json_int_t line, end_line;
 	json_int_t pt;		/* index of the poll_table parameter, < 0: none */
-	json_int_t file_param;	/* index of the struct file parameter */
+	json_int_t file_param;	/* index of the struct file parameter, < 0: none */
 	json_t *j;		/* the summary: params, events (FACTS.md) */
 };
 
@@ -194,9 +211,27 @@ bool in_list(const char *const *l, const char *s);
 const char *def_file_of(struct cx *c, const struct member *m, const char *recfile);
 void creation_sites(struct cx *c, struct ops_rec *o, const char *poll_key, const char *poll_file,
 		    json_t *sites, json_t *reassigned);
-bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, bool skip_last, const char **fk,
-			const char **setter, const char **mk);
-bool unseen_method(struct cx *c, struct impl *p, const char **mk, const char **fn);
+/*
+ * Does FN (defined in FILE) store an object, not NULL, in private_data,
+ * itself or through the functions it hands the file to?  UNSEEN: a body
+ * on the way was not seen (*GAP names it) or the calls go deeper than
+ * followed.
+ */
+enum fact sets_private_data(struct cx *c, const char *file, const char *fn, int depth, const char **gap);
+/*
+ * A field of FIELDS written after open by a method of P's ops: YES (*FK,
+ * *SETTER, *MK: the field, the function that writes it, the method), NO,
+ * or UNSEEN (the same, and *GAP: the function whose body was not seen or
+ * where the chain was too long to follow).
+ */
+enum fact changed_after_open(struct cx *c, struct impl *p, json_t *fields, bool skip_last, const char **fk,
+			     const char **setter, const char **mk, const char **gap);
+/*
+ * Is every body seen that P's ops' methods run (with the functions they
+ * hand the file to)?  NO: *MK, *FN name a method and a body not seen;
+ * UNSEEN: the calls from ->*MK go deeper than followed, at *FN.
+ */
+enum fact methods_seen(struct cx *c, struct impl *p, const char **mk, const char **fn);
 
 /* ---- classify_decide.c ---- */
 /* The verdict of P into OUT (an implementation of polltax.json); COCCI_REC: the second opinion. */

@@ -50,7 +50,6 @@ static const char *callee_file(struct cx *c, const char *file, const char *cn)
 	return fact_def(c, file, cn) ? file : fact_def_file(c, cn);
 }
 
-static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth);
 static bool all_sets_null(const struct plist *pd);
 
 /* The site of O's own ->open (OPEN, of a file_operations in OFILE) for the poll POLL_KEY of POLL_FILE. */
@@ -74,12 +73,15 @@ static json_t *open_site(struct cx *c, const struct member *open, const char *of
 	 */
 	bool near = !strcmp(of, ofile) || !strcmp(of, poll_file);
 	bool own = near && users && users->n == 1 && smap_get(users, poll_key);
+	const char *gap;
 	json_t *site;
 
 	free(dk);
+	/* "sets_private_data" says a store was seen: not established is not false (decide() asks again) */
 	site = json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "kind", "open", "function", open->function, "file", of,
 			 "line", def ? def->line : 0, "sets_private_data",
-			 sets_private_data(c, of, open->function, 0), "settable", own && def != NULL);
+			 sets_private_data(c, of, open->function, 0, &gap) == FACT_YES, "settable",
+			 own && def != NULL);
 	/* open leaves private_data NULL (fuse: the mount sets it later) */
 	if (all_sets_null(pd))
 		json_object_set_new(site, "private_data_null", json_true());
@@ -208,41 +210,99 @@ static bool all_sets_null(const struct plist *pd)
 	return pd && pd->n > 0;
 }
 
-/* Does FN (or a function it hands the file to) store an object, not NULL, in private_data? */
-static bool sets_private_data(struct cx *c, const char *file, const char *fn, int depth)
+enum fact sets_private_data(struct cx *c, const char *file, const char *fn, int depth, const char **gap)
 {
 	const struct plist *pd = fact_pd(c, file, fn);
 	struct def_fact *def;
+	enum fact r = FACT_NO;
 
 	if (pd && pd->n)
-		return !all_sets_null(pd);
-	if (depth > 3)
-		return false;
+		return all_sets_null(pd) ? FACT_NO : FACT_YES;
 	def = fact_def(c, file, fn);
-	for (size_t i = 0; def && i < def->callees.n; i++) {
-		const char *cn = def->callees.v[i], *cf = callee_file(c, file, cn);
-
-		if (cf && sets_private_data(c, cf, cn, depth + 1))
-			return true;
+	if (!def || depth > 3) {
+		*gap = fn;	/* its body was not seen, or the calls go deeper than followed */
+		return FACT_UNSEEN;
 	}
-	return false;
+	for (size_t i = 0; i < def->callees.n && r != FACT_YES; i++) {
+		const char *cn = def->callees.v[i], *cf = callee_file(c, file, cn), *g = cn;
+		enum fact sub = cf ? sets_private_data(c, cf, cn, depth + 1, &g) : FACT_UNSEEN;
+
+		if (sub == FACT_UNSEEN && r == FACT_NO)
+			*gap = g;
+		r = fact_or(r, sub);
+	}
+	return r;
 }
 
-/* Does FN (defined in FILE) run from method MK, itself or through the functions it hands the file to? */
-static bool runs_from(struct cx *c, const char *file, const char *from, const char *fn, int depth)
+/*
+ * Does SET_FN (defined in SET_FILE) run from FROM (defined in FILE), itself
+ * or through the functions it hands the file to, however deep (SEEN:
+ * those already looked at)?  UNSEEN: a body on the way was not seen, or
+ * the chain is too long to follow; *GAP: where.
+ */
+static enum fact runs_from(struct cx *c, const char *file, const char *from, const char *set_file,
+			   const char *set_fn, int depth, struct smap *seen, const char **gap)
 {
 	struct def_fact *d;
-	bool hit = false;
+	enum fact r = FACT_NO;
+	char *k;
+	bool added;
 
-	if (!strcmp(from, fn))
-		return true;
-	if (depth > 4)
-		return false;
+	if (!strcmp(from, set_fn) && !strcmp(file, set_file))
+		return FACT_YES;
 	d = fact_def(c, file, from);
-	for (size_t i = 0; d && i < d->callees.n; i++)
-		if (!hit && strcmp(d->callees.v[i], from))
-			hit = runs_from(c, file, d->callees.v[i], fn, depth + 1);
-	return hit;
+	if (!d || depth > 64) {
+		*gap = from;
+		return FACT_UNSEEN;
+	}
+	k = xasprintf("%s:%s", file, from);
+	smap_slot(seen, k, &added);
+	free(k);
+	if (!added)
+		return FACT_NO;	/* its answer is the first visit's */
+	for (size_t i = 0; i < d->callees.n && r != FACT_YES; i++) {
+		const char *cn = d->callees.v[i], *cf = callee_file(c, file, cn);
+		const char *g = NULL;
+		enum fact sub;
+
+		if (!strcmp(cn, from))
+			continue;
+		sub = cf ? runs_from(c, cf, cn, set_file, set_fn, depth + 1, seen, &g) : FACT_UNSEEN;
+		if (sub == FACT_UNSEEN && r == FACT_NO)
+			*gap = cf ? g : cn;
+		r = fact_or(r, sub);
+	}
+	return r;
+}
+
+/* Does a method of P's ops other than ->open and ->release run SET (a function writing a field)? */
+static enum fact set_by_method(struct cx *c, struct impl *p, const struct field_set *set, const char **gap,
+			       const char **mk)
+{
+	enum fact r = FACT_NO;
+
+	for (size_t oi = 0; oi < p->ops.n; oi++) {
+		struct ops_rec *o = p->ops.v[oi];
+
+		for (size_t mi = 0; mi < o->members.n; mi++) {
+			const struct member *mv = o->members.v[mi];
+			const char *g = NULL;
+			struct smap seen = { 0 };
+			enum fact f;
+
+			if (!strcmp(mv->name, "open") || !strcmp(mv->name, "release"))
+				continue;
+			f = runs_from(c, def_file_of(c, mv, o->file), mv->function, set->file, set->in, 0, &seen, &g);
+			smap_free(&seen, NULL);
+			if (f == FACT_YES || (f == FACT_UNSEEN && r == FACT_NO)) {
+				*gap = g;
+				*mk = mv->name;
+			}
+			if ((r = fact_or(r, f)) == FACT_YES)
+				return r;
+		}
+	}
+	return r;
 }
 
 /*
@@ -250,83 +310,88 @@ static bool runs_from(struct cx *c, const char *file, const char *from, const ch
  * read through; the last one left out when SKIP_LAST: the queue itself)
  * that a method of P's ops other than ->open and ->release writes, itself or
  * through the functions it hands the file to: the value can change while
- * the file is open.  *FK, *SETTER, *MK: which field, which function, which
- * method.
+ * the file is open.
  */
-bool changed_after_open(struct cx *c, struct impl *p, json_t *fields, bool skip_last, const char **fk,
-			       const char **setter, const char **mk)
+enum fact changed_after_open(struct cx *c, struct impl *p, json_t *fields, bool skip_last, const char **fk,
+			     const char **setter, const char **mk, const char **gap)
 {
+	enum fact r = FACT_NO;
 	json_t *f;
-	size_t fi, si, oi, mi;
+	size_t fi;
 
 	json_array_foreach(fields, fi, f) {
+		const char *field = json_string_value(f);
 		const struct plist *sets;
 
-		*fk = json_string_value(f);
-		if ((skip_last && fi + 1 == json_array_size(fields)) || !strcmp(*fk, "file.private_data"))
+		if ((skip_last && fi + 1 == json_array_size(fields)) || !strcmp(field, "file.private_data"))
 			continue;
-		sets = fact_field_sets(c, *fk);
-		for (si = 0; sets && si < sets->n; si++) {
-			const struct field_set *st = sets->v[si];
+		sets = fact_field_sets(c, field);
+		for (size_t si = 0; sets && si < sets->n; si++) {
+			const char *g = NULL, *m = NULL;
+			enum fact s = set_by_method(c, p, sets->v[si], &g, &m);
 
-			for (oi = 0; oi < p->ops.n; oi++) {
-				struct ops_rec *o = p->ops.v[oi];
-
-				for (mi = 0; mi < o->members.n; mi++) {
-					const struct member *mv = o->members.v[mi];
-					const char *mf = def_file_of(c, mv, o->file);
-
-					if (!strcmp(mv->name, "open") || !strcmp(mv->name, "release") ||
-					    strcmp(st->file, mf) || !runs_from(c, mf, mv->function, st->in, 0))
-						continue;
-					*setter = st->in;
-					*mk = mv->name;
-					return true;
-				}
+			if (s == FACT_YES || (s == FACT_UNSEEN && r == FACT_NO)) {
+				*fk = field;
+				*setter = ((const struct field_set *)sets->v[si])->in;
+				*mk = m;
+				*gap = g;
 			}
+			if ((r = fact_or(r, s)) == FACT_YES)
+				return r;
 		}
-	}
-	return false;
-}
-
-/* FN (defined in FILE, if anywhere) or a function it hands the file to, whose body was not seen. */
-static const char *unseen_from(struct cx *c, const char *file, const char *fn, int depth)
-{
-	struct def_fact *d = fact_def(c, file, fn);
-	const char *r = NULL;
-
-	if (!d)
-		return fn;
-	if (depth > 4)
-		return NULL;
-	for (size_t i = 0; i < d->callees.n; i++) {
-		const char *cn = d->callees.v[i], *cf = callee_file(c, file, cn);
-
-		if (strcmp(cn, fn) && (r = unseen_from(c, cf ? cf : file, cn, depth + 1)))
-			break;
 	}
 	return r;
 }
 
 /*
- * A method of P's ops (a function member), or a function it hands the file
- * to, whose body no parsed file holds: *MK the member, *FN the function.
+ * FN (defined in FILE, if anywhere) and every function it hands the file
+ * to, however deep (SEEN: those already looked at): all seen (YES), or a
+ * body not seen (NO, *GAP: which).  UNSEEN only when the chain is too
+ * long to follow (DEPTH).
  */
-bool unseen_method(struct cx *c, struct impl *p, const char **mk, const char **fn)
+static enum fact bodies_seen(struct cx *c, const char *file, const char *fn, int depth, struct smap *seen,
+			     const char **gap)
 {
-	for (size_t i = 0; i < p->ops.n; i++) {
+	struct def_fact *d = fact_def(c, file, fn);
+	char *k = xasprintf("%s:%s", file, fn);
+	bool added;
+	enum fact res = FACT_YES;
+
+	*gap = fn;
+	if (!d) {
+		free(k);
+		return FACT_NO;
+	}
+	smap_slot(seen, k, &added);
+	free(k);
+	if (!added)
+		return FACT_YES;	/* looked at already, or being looked at */
+	if (depth > 64)
+		return FACT_UNSEEN;
+	for (size_t i = 0; i < d->callees.n && res == FACT_YES; i++) {
+		const char *cn = d->callees.v[i], *cf = callee_file(c, file, cn);
+
+		if (strcmp(cn, fn))
+			res = bodies_seen(c, cf ? cf : file, cn, depth + 1, seen, gap);
+	}
+	return res;
+}
+
+enum fact methods_seen(struct cx *c, struct impl *p, const char **mk, const char **fn)
+{
+	struct smap seen = { 0 };
+	enum fact r = FACT_YES;
+
+	for (size_t i = 0; i < p->ops.n && r == FACT_YES; i++) {
 		struct ops_rec *o = p->ops.v[i];
 
-		for (size_t j = 0; j < o->members.n; j++) {
+		for (size_t j = 0; j < o->members.n && r == FACT_YES; j++) {
 			const struct member *mv = o->members.v[j];
-			const char *u = unseen_from(c, def_file_of(c, mv, o->file), mv->function, 0);
 
-			if (u) {
-				*mk = mv->name;
-				*fn = u;
-				return true;
-			}
+			r = bodies_seen(c, def_file_of(c, mv, o->file), mv->function, 0, &seen, fn);
+			*mk = mv->name;
 		}
 	}
-	return false;
+	smap_free(&seen, NULL);
+	return r;
 }
