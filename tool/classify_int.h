@@ -7,7 +7,7 @@
  * A lookup that finds nothing returns NULL (or an empty list): "not seen",
  * never an empty string that reads like a fact.  The deep shapes of a
  * function summary (its events, parameters, bases) stay the JSON that
- * extract.c wrote (tool/FACTS.md); every map of the tree is typed here.
+ * extract.c wrote (extract.h); every map of the tree is typed here.
  */
 #ifndef POLLTAX_CLASSIFY_INT_H
 #define POLLTAX_CLASSIFY_INT_H
@@ -157,8 +157,8 @@ struct cx {
 void facts_load(struct cx *c, json_t *tus);
 void facts_free(struct cx *c);
 
-/* The summary a call or a member names: FILE's own, else the extern one, else a header's static. */
 struct member *member_named(struct ops_rec *o, const char *name);	/* NULL: none */
+/* The summary a call or a member names: FILE's own, else the extern one, else a header's static. */
 struct fn_fact *fact_fn(struct cx *c, const char *file, const char *name, bool st, const char **keyp);
 struct def_fact *fact_def(struct cx *c, const char *file, const char *name);
 const char *fact_def_file(struct cx *c, const char *name);	/* NULL: defined nowhere */
@@ -194,7 +194,6 @@ struct impls {
 	struct smap index;	/* key|layer -> 1 + index */
 };
 
-
 void for_each_member(struct cx *c, const char *type, const char *member,
 		     void (*cb)(struct cx *, struct ops_rec *rec, const struct member *m, void *), void *d);
 /* The key of the function member M names (of a record in RECFILE), and the file to look it up in. */
@@ -211,13 +210,6 @@ bool in_list(const char *const *l, const char *s);
 const char *def_file_of(struct cx *c, const struct member *m, const char *recfile);
 void creation_sites(struct cx *c, struct ops_rec *o, const char *poll_key, const char *poll_file,
 		    json_t *sites, json_t *reassigned);
-/*
- * Does FN (defined in FILE) store an object, not NULL, in private_data,
- * itself or through the functions it hands the file to?  UNSEEN: a body
- * on the way was not seen (*GAP names it) or the calls go deeper than
- * followed.
- */
-enum fact sets_private_data(struct cx *c, const char *file, const char *fn, int depth, const char **gap);
 /*
  * A field of FIELDS written after open by a method of P's ops: YES (*FK,
  * *SETTER, *MK: the field, the function that writes it, the method), NO,

@@ -51,6 +51,7 @@ static const char *callee_file(struct cx *c, const char *file, const char *cn)
 }
 
 static bool all_sets_null(const struct plist *pd);
+static enum fact sets_private_data(struct cx *c, const char *file, const char *fn, int depth, const char **gap);
 
 /* The site of O's own ->open (OPEN, of a file_operations in OFILE) for the poll POLL_KEY of POLL_FILE. */
 static json_t *open_site(struct cx *c, const struct member *open, const char *ofile, const char *poll_key,
@@ -210,7 +211,13 @@ static bool all_sets_null(const struct plist *pd)
 	return pd && pd->n > 0;
 }
 
-enum fact sets_private_data(struct cx *c, const char *file, const char *fn, int depth, const char **gap)
+/*
+ * Does FN (defined in FILE) store an object, not NULL, in private_data,
+ * itself or through the functions it hands the file to?  UNSEEN: a body
+ * on the way was not seen (*GAP names it) or the calls go deeper than
+ * followed.  A creation site says it sets private_data on YES only.
+ */
+static enum fact sets_private_data(struct cx *c, const char *file, const char *fn, int depth, const char **gap)
 {
 	const struct plist *pd = fact_pd(c, file, fn);
 	struct def_fact *def;
