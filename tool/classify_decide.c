@@ -438,6 +438,29 @@ static enum step single_head(struct dec *d)
 }
 
 /*
+ * No creation site of D is seen to store the object in private_data:
+ * none does (NO), or an open hands the file to a function whose body was
+ * not seen (UNSEEN, named: the fact that is missing).
+ */
+static void pd_not_seen(struct dec *d)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(d->sites, i, s) {
+		const char *gap = NULL;
+
+		if (strcmp(str(s, "kind"), "open") ||
+		    open_sets_private_data(d->c, str(s, "file"), str(s, "function"), &gap) != FACT_UNSEEN)
+			continue;
+		sb_addf(&d->v.reason, "; whether %s() sets private_data is not known: the analysis does not see "
+			"past %s()", str(s, "function"), gap);
+		return;
+	}
+	sb_adds(&d->v.reason, "; no creation site sets private_data");
+}
+
+/*
  * Auto-convertible? the safety rules of DESIGN.md.  Files are created
  * either directly (anon_inode_getfile() and friends: ->open is never
  * called, the returned file can be set up) or through an open path (misc,
@@ -518,7 +541,7 @@ static void convertible(struct dec *d)
 		sb_addf(&d->v.reason, "; %s", why);
 	} else if (!strcmp(d->base, "private_data") && !pd_known) {
 		d->v.conv = "needs-open";
-		sb_adds(&d->v.reason, "; no creation site sets private_data");
+		pd_not_seen(d);
 	} else {
 		d->v.conv = "yes";
 		d->plan_out = json_incref(plan);

@@ -210,6 +210,8 @@ bool in_list(const char *const *l, const char *s);
 const char *def_file_of(struct cx *c, const struct member *m, const char *recfile);
 void creation_sites(struct cx *c, struct ops_rec *o, const char *poll_key, const char *poll_file,
 		    json_t *sites, json_t *reassigned);
+/* Does the ->open FN (in FILE) store an object in private_data? UNSEEN: *GAP is where the analysis stops. */
+enum fact open_sets_private_data(struct cx *c, const char *file, const char *fn, const char **gap);
 /*
  * A field of FIELDS written after open by a method of P's ops: YES (*FK,
  * *SETTER, *MK: the field, the function that writes it, the method), NO,

@@ -241,6 +241,11 @@ static enum fact sets_private_data(struct cx *c, const char *file, const char *f
 	return r;
 }
 
+enum fact open_sets_private_data(struct cx *c, const char *file, const char *fn, const char **gap)
+{
+	return sets_private_data(c, file, fn, 0, gap);
+}
+
 /*
  * Does SET_FN (defined in SET_FILE) run from FROM (defined in FILE), itself
  * or through the functions it hands the file to, however deep (SEEN:
