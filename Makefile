@@ -38,6 +38,11 @@ OBJS := \
 	$(BUILD)/obj/prefilter.o \
 	$(BUILD)/obj/extract.o \
 	$(BUILD)/obj/classify.o \
+	$(BUILD)/obj/classify_decide.o \
+	$(BUILD)/obj/classify_facts.o \
+	$(BUILD)/obj/classify_layers.o \
+	$(BUILD)/obj/classify_reach.o \
+	$(BUILD)/obj/classify_sites.o \
 	$(BUILD)/obj/census.o \
 	$(BUILD)/obj/census_report.o \
 	$(BUILD)/obj/unity.o \

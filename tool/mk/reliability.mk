@@ -35,7 +35,7 @@ asan:
 
 fuzz-build: $(FUZZ_BIN)
 
-$(FUZZ_BIN): $(FUZZ_SRCS) tool/util.h tool/extract.h tool/classify.h tool/tree.h
+$(FUZZ_BIN): $(FUZZ_SRCS) tool/util.h tool/extract.h tool/classify.h tool/classify_int.h tool/tree.h
 	@mkdir -p $(dir $@)
 	$(quiet) FUZZCC $@
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SRCS) $(LDLIBS)
