@@ -55,10 +55,11 @@ REPORT_BASE   ?= 6.1
 REPORT_HEAD   ?= 6.12
 REPORT_WORK   ?= $(CACHE)/reports
 REPORT_URL    ?= https://elixir.bootlin.com/linux/v%v/source/%f\#L%l
-REPORT_SOURCES = tool/scan.c tool/scan.h tool/prefilter.c tool/extract.c tool/extract.h \
+REPORT_SOURCES = tool/scan.c tool/scan.h tool/prefilter.c tool/prefilter.h tool/extract.c tool/extract.h \
 		 tool/unity.c tool/unity.h tool/census.c tool/census.h tool/census_report.c \
 		 tool/classify.c tool/classify.h tool/classify_int.h tool/classify_decide.c tool/classify_facts.c \
 		 tool/classify_layers.c tool/classify_reach.c tool/classify_sites.c tool/cocci.c tool/cocci.h tool/tree.c tool/tree.h \
+		 tool/kbuild.c tool/kbuild.h tool/json_util.c tool/json_util.h \
 		 tool/output.c tool/output.h tool/history.c tool/history.h \
 		 cocci/classify.cocci cocci/classify-macros.h
 
