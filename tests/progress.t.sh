@@ -151,7 +151,7 @@ set -- $last
 check "progress: convertible reaches 0 once the series is applied, refused ($nref) is its own figure" $r \
 	"last row: $last"
 grep -qxF "$nref refused by polltax series, with the reason:" "$E/progress.txt" &&
-	grep -q '^  drivers/tty/tty_io.c: hung_up_tty_poll(): hung_up_tty_poll is still referenced' "$E/progress.txt" &&
+	grep -q '^  drivers/misc/fops-local-macro.c: fixdsp_data_poll(): fixdsp_data_poll is still referenced' "$E/progress.txt" &&
 	r=ok || r=bad
 check "progress: each refusal is listed with its reason" $r "$(sed -n '1,/^## /p' "$E/progress.txt")"
 echo "${2:-}" | grep -qx '[0-9a-f]\{7,40\}@2026-11-30' && r=ok || r=bad
