@@ -332,10 +332,23 @@ static bool guards_hold(struct dec *d)
 	return true;
 }
 
+/* The first pointer member FIELDS read on the way to a global head (the queue itself left out), or NULL. */
+static const char *read_through(json_t *fields)
+{
+	for (size_t i = 0; i + 1 < json_array_size(fields); i++) {
+		const char *f = json_string_value(json_array_get(fields, i));
+
+		if (f && strcmp(f, "file.private_data"))
+			return f;
+	}
+	return NULL;
+}
+
 /* One head H (base HB, written HEXPR): is it fixed for the file's life?  single-dynamic or unknown if not. */
 static enum step head_fixed(struct dec *d, json_t *h, json_t *hb, const char *hexpr)
 {
 	const char *bk = jstr(hb, "k"), *fk = NULL, *setter = NULL, *mk = NULL, *gap = NULL, *um = NULL, *uf = NULL;
+	const char *pointer = NULL;
 	enum fact changed;
 	json_t *s;
 	size_t si;
@@ -379,27 +392,30 @@ static enum step head_fixed(struct dec *d, json_t *h, json_t *hb, const char *he
 			    "after open", hexpr, jstr(ra, "function"), jstr(ra, "member"));
 		return STEP_DONE;
 	}
-	/* a method whose body was not seen may change what the head hangs off */
-	if (!strcmp(bk, "param")) {
+	/*
+	 * a method whose body was not seen may change what the head hangs
+	 * off: the file's object, or a pointer a global head is read through
+	 * (it could write that pointer itself, with no setter the facts show)
+	 */
+	if (!strcmp(bk, "param") || (pointer = read_through(json_object_get(hb, "fields")))) {
 		enum fact seen = methods_seen(d->c, d->p, &um, &uf);
+		char *what = pointer ? xasprintf("read through %s", pointer) : xstrdup("derived from the file");
 
-		if (seen == FACT_NO) {
-			set_verdict(&d->v, "unknown", "head %s is derived from the file, but the body of ->%s %s() "
-				    "was not seen: it could change the head after open", hexpr, um, uf);
+		if (seen == FACT_NO)
+			set_verdict(&d->v, "unknown", "head %s is %s, but the body of ->%s %s() was not seen: it "
+				    "could change the head after open", hexpr, what, um, uf);
+		else if (seen == FACT_UNSEEN)
+			set_verdict(&d->v, "unknown", "head %s is %s, but the calls of ->%s go deeper than the "
+				    "analysis follows (at %s()): they could change the head after open", hexpr, what,
+				    um, uf);
+		free(what);
+		if (seen != FACT_YES)
 			return STEP_DONE;
-		}
-		if (seen == FACT_UNSEEN) {
-			set_verdict(&d->v, "unknown", "head %s is derived from the file, but the calls of ->%s go "
-				    "deeper than the analysis follows (at %s()): they could change the head after "
-				    "open", hexpr, um, uf);
-			return STEP_DONE;
-		}
 	}
 	/* a field the head is read through, and a method that may write it: not proven fixed */
 	if (changed == FACT_UNSEEN) {
 		set_verdict(&d->v, "unknown", "head %s is read through %s, which %s() writes: whether ->%s runs it "
-			    "after open is not known (the calls were not followed past %s())", hexpr, fk, setter, mk,
-			    gap);
+			    "after open is not known (the analysis does not see past %s())", hexpr, fk, setter, mk, gap);
 		return STEP_DONE;
 	}
 	return STEP_ON;
