@@ -332,7 +332,8 @@ static void parse_tap(char *text, struct boot_result *r)
 static bool kvm_failed(const char *console, const char *qemu_log)
 {
 	static const char *const marks[] = { "KVM internal error", "emulation failure", "failed to initialize kvm",
-					     "Could not access KVM", "kvm run failed", "KVM: entry failed" };
+					     "Could not access KVM", "kvm run failed", "KVM: entry failed",
+					     "failed to set MSR" };
 
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
 		if ((console && strstr(console, marks[i])) || (qemu_log && strstr(qemu_log, marks[i])))
@@ -406,7 +407,7 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 	read_file(qlog, &qtext, NULL);
 	if (!strcmp(accel, "kvm") && kvm_failed(text, qtext)) {
 		free(r->kvm_note);
-		r->kvm_note = xstrdup("KVM stopped the guest (emulation failure or no usable KVM): booted with TCG");
+		r->kvm_note = xstrdup("KVM stopped the guest (emulation failure, an MSR it cannot set, or no usable KVM): booted with TCG");
 	} else {
 		char *taptext;
 
