@@ -621,6 +621,25 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 				 "mask_fn", mask, "events", ev, "pt", pc.poll.ptparam, "static", is_static, "files",
 				 files, "sites", sites, "head", hp, "null_helpers", helpers, "class", cls);
 		free(hp);
+		if (!strcmp(cls, "none")) {
+			/* the functions that call it directly: poll_mask.cocci -D nohead rewrites those calls */
+			json_t *callers = json_array(), *x, *cl;
+			size_t fi, k;
+
+			json_array_foreach(files, fi, x) {
+				char *e = NULL;
+				json_t *ff = cv_facts_of(pc.c, json_string_value(x), &e);
+
+				free(e);
+				json_array_foreach(ff ? json_object_get(ff, "fcalls") : NULL, k, cl)
+					if (!strcmp(jstr(cl, "callee"), fn) && strcmp(jstr(cl, "func"), fn) &&
+					    !json_array_contains_str(callers, jstr(cl, "func")))
+						json_array_append_new(callers, json_string(jstr(cl, "func")));
+			}
+			if (json_array_size(callers))
+				json_object_set(plan, "direct_callers", callers);
+			json_decref(callers);
+		}
 	}
 	goto out;
 refused:

@@ -134,7 +134,18 @@ static void describe_plan(struct strbuf *sb, json_t *p)
 	char *name = xasprintf("%s():", jstr(p, "function"));
 
 	if (!json_array_size(json_object_get(p, "sites"))) {
-		add_item(sb, name, "no wait queue; f_poll_head stays NULL");
+		json_t *callers = json_object_get(p, "direct_callers"), *c;
+		struct strbuf w = STRBUF_INIT;
+
+		sb_adds(&w, "no wait queue; f_poll_head stays NULL");
+		json_array_foreach(callers, i, c)
+			sb_addf(&w, "%s%s()", i ? ", " : "; called directly by ", json_string_value(c));
+		if (json_array_size(callers))
+			sb_addf(&w, ", which now %s %s() with the events of its poll_table "
+				"(poll_requested_events())", json_array_size(callers) > 1 ? "call" : "calls",
+				jstr(p, "mask_fn"));
+		add_item(sb, name, w.buf);
+		sb_release(&w);
 	} else {
 		struct strbuf w = STRBUF_INIT;
 
