@@ -31,6 +31,7 @@ OBJS := \
 	$(BUILD)/obj/polltax.o \
 	$(BUILD)/obj/cmd_scan.o \
 	$(BUILD)/obj/cmd_list.o \
+	$(BUILD)/obj/cmd_gate.o \
 	$(BUILD)/obj/cmd_facts.o \
 	$(BUILD)/obj/cmd_parse_floor.o \
 	$(BUILD)/obj/scan.o \

@@ -12,7 +12,8 @@
 #   - no file crashed libclang or timed out;
 # then that the scans --no-pch and --trace-bodies give the same outputs,
 # and the suites of tests/linux/: the series and verify, then the boot test,
-# then metamorphic soundness on a sample of the tree.  BASE (an older
+# then metamorphic soundness on a sample of the tree, then
+# cocci/classify.cocci through the kernel's own make coccicheck.  BASE (an older
 # version, 'make reports' REPORT_BASE): then the same code path on that tree
 # as far as the CI time allows: scan, the scan's checks and series (its
 # verify and boot test are 'make check-linux-base', a run of this script
@@ -162,6 +163,7 @@ step() {
 step series 35 "$OUT" "$SRC"
 step boot 30 "$OUT" "$SRC"
 step metamorphic 12 "$OUT" "$SRC"
+step coccicheck 5 "$OUT" "$SRC"
 
 # The base version (issue 19: the same code path on an older tree): its
 # scan and its series, without verify (make check-linux-base runs it all).

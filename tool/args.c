@@ -38,6 +38,16 @@ int args_bad_option(const char *usage)
 	return EXIT_USAGE;
 }
 
+int args_jobs(const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (end == arg || *end || n < 1 || n > 1024)
+		die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", arg);
+	return (int)n;
+}
+
 int args_check(const char *usage, int argc, char **argv, int first, const char *names)
 {
 	struct strvec nv = STRVEC_INIT;

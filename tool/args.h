@@ -19,6 +19,8 @@
  * and returns EXIT_USAGE.
  */
 int args_check(const char *usage, int argc, char **argv, int first, const char *names);
+/* The value of -j N: a number from 1 to 1024, or dies with EXIT_USAGE naming ARG. */
+int args_jobs(const char *arg);
 /* A bad option (getopt said why): the usage line and the hint; EXIT_USAGE. */
 int args_bad_option(const char *usage);
 /*

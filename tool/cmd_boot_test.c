@@ -233,11 +233,7 @@ int cmd_boot_test(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; out_given = true; break;
-		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1 || jobs > 1024)
-				die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", optarg);
-			break;
+		case 'j': jobs = args_jobs(optarg); break;
 		case 'K': kernels = optarg; break;
 		case 'B': bench = false; break;
 		case 'M': mutate = optarg ? optarg : ""; break;

@@ -159,11 +159,7 @@ int cmd_scan(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o.outdir = optarg; out_given = true; break;
-		case 'j':
-			o.jobs = atoi(optarg);
-			if (o.jobs < 1 || o.jobs > 1024)
-				die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", optarg);
-			break;
+		case 'j': o.jobs = args_jobs(optarg); break;
 		case 'd': only = optarg; break;
 		case 'c': o.prep.config = optarg; break;
 		case 'b': o.prep.build = optarg; break;

@@ -68,11 +68,7 @@ int cmd_verify(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "j:o:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': o.config = optarg; break;
-		case 'j':
-			o.jobs = atoi(optarg);
-			if (o.jobs < 1 || o.jobs > 1024)
-				die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", optarg);
-			break;
+		case 'j': o.jobs = args_jobs(optarg); break;
 		case 'B': o.no_build = true; break;
 		case 'o': output = args_out_file("verify", optarg, "verify.md", "--table"); break;
 		case 'T': output = optarg; break;

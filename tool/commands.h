@@ -17,5 +17,6 @@ int cmd_progress(int argc, char **argv);
 int cmd_boot_test(int argc, char **argv);
 int cmd_infra(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
 
 #endif

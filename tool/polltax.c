@@ -14,6 +14,7 @@ static const struct cmd {
 } commands[] = {
 	{ "scan", cmd_scan, "classify every ->poll implementation of a kernel tree" },
 	{ "list", cmd_list, "print a scan's implementations, one per line" },
+	{ "gate", cmd_gate, "exit 1 when the tree gains a ->poll that could be ->poll_mask (CI, hooks)" },
 	{ "facts", cmd_facts, "print the facts extracted from some files (debugging)" },
 	{ "convert", cmd_convert, "convert the single-queue implementations, print a diff" },
 	{ "infra", cmd_infra, "write the infrastructure patch made for a kernel tree" },
