@@ -49,6 +49,17 @@ grep -q 'href="https://elixir.bootlin.com/linux/v6.12/source/drivers/char/single
 	r=ok || r=bad
 check "browser: locations link through the --url template" $r "no elixir link for fixipmi_poll"
 
+# Without --url, the links open the source in the tree: file://TREE/FILE#LLINE
+# ('polltax scan' passes --tree; the path is the tree's real one).
+TREE=$(cd "$TOP/tests/fixtures/tree" && pwd -P)
+DPAGE=$D/default.html
+"$POLLTAX" report --tree "$TOP/tests/fixtures/tree" --html "$DPAGE" "$SCAN" &&
+	grep -q "href=\"file://$TREE/drivers/char/single-private-helper-other-file.c#L70\"" "$DPAGE" && r=ok || r=bad
+check "browser: by default a location links to file://TREE/FILE#LLINE" $r \
+	"$(grep -o 'href="[^"#]*single-private-helper-other-file.c[^"]*"' "$DPAGE" | head -n 1)"
+if grep -q 'href="file://' "$PAGE"; then r=bad; else r=ok; fi
+check "browser: --url wins over the file:// default" $r "$(grep -o 'href="file://[^"]*"' "$PAGE" | head -n 1)"
+
 # chromium URL: run it headless, in a fresh profile, with nothing that talks to the network
 run_chromium() {
 	prof=$(mktemp -d "$D/profile.XXXXXX")
@@ -83,6 +94,24 @@ else
 	printf '%s\n' "$st" | grep -q 'data-errors=""' && r=ok || r=bad
 	check "browser: no console messages" $r "$st"
 fi
+
+# The filters are read back from the hash: a link to a filtered view shows it.
+rows_of() {	# DOM: "shown total" of the implementations table
+	awk '/<table[^>]*id="impl"/{t=1} t&&/<\/table>/{t=0} t' "$1" | grep -o '<tr [^>]*data-class="[^"]*"[^>]*>' >"$1.rows"
+	echo "$(grep -vc ' hidden' "$1.rows") $(wc -l <"$1.rows")"
+}
+run_chromium --dump-dom "file://$PAGE#q=$NAME" >"$D/hash-q.html" 2>/dev/null
+set -- $(rows_of "$D/hash-q.html")
+[ "${1:-0}" = 1 ] && [ "${2:-0}" -gt 1 ] && grep -q "value=\"$NAME\"\|f-count[^>]*>1 of" "$D/hash-q.html" && r=ok || r=bad
+check "browser: #q=$NAME in the URL shows that one driver" $r "shown/total: $*; $(grep -o '<span id="f-count"[^<]*' "$D/hash-q.html")"
+CLASS=unknown
+want=$(grep -c "<tr data-class=\"$CLASS\"" "$PAGE")
+run_chromium --dump-dom "file://$PAGE#class=$CLASS&sub=" >"$D/hash-class.html" 2>/dev/null
+set -- $(rows_of "$D/hash-class.html")
+[ "$want" -gt 0 ] && [ "${1:-0}" = "$want" ] && [ "$2" -gt "$want" ] && r=ok || r=bad
+check "browser: #class=$CLASS in the URL shows the $want rows of that class" $r "shown/total: $*"
+grep '<tr ' "$D/hash-class.html.rows" | grep -v ' hidden' | grep -vq "data-class=\"$CLASS\"" && r=bad || r=ok
+check "browser: and only rows of that class" $r "$(grep -v ' hidden' "$D/hash-class.html.rows" | grep -v "$CLASS" | head -n 2)"
 
 # The check of the check: a page that throws must be caught.
 sed 's|</body>|<script>polltax_no_such_function();</script></body>|' "$PAGE" >"$D/broken.html"

@@ -91,4 +91,11 @@ else
 	check "reports: make reports-html" bad "$(tail -n 3 "$D/make.out")"
 fi
 
+# The committed pages link to a web tree browser (make reports-html passes
+# --url), never to a file:// path of the machine that made them.
+for f in linux-$BASE/report.html linux-$HEAD/report.html; do
+	if grep -q 'href="file:' "$R/$f"; then r=bad; else r=ok; fi
+	check "reports: $f has no file:// link (no machine's path)" $r "$(grep -o 'href="file:[^"]*"' "$R/$f" | head -n 1)"
+done
+
 echo "RESULT $passed $failed"

@@ -30,7 +30,10 @@ static const char usage[] =
 "                        (relative to the tree), %l the line, %v the tree's\n"
 "                        version, %% a '%', e.g.\n"
 "                        'https://elixir.bootlin.com/linux/v6.12/source/%f#L%l';\n"
-"                        default: the plain relative path\n"
+"                        default: file://TREE/%f#L%l with --tree,\n"
+"                        else the plain relative path\n"
+"      --tree DIR        the scanned tree, for the default links ('polltax\n"
+"                        scan' passes it)\n"
 "      --since OLD_DIR   add the movement since the scan in OLD_DIR: implementations\n"
 "                        added, removed, moved and reclassified\n"
 "  -h, --help            this text\n"
@@ -45,10 +48,11 @@ int cmd_report(int argc, char **argv)
 		{ "html", required_argument, NULL, 'H' },
 		{ "url", required_argument, NULL, 'u' },
 		{ "since", required_argument, NULL, 's' },
+		{ "tree", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report_opts o = { NULL, NULL, NULL };
+	struct report_opts o = { NULL, NULL, NULL, NULL };
 	char *p, *dir, *outf = NULL;
 	int c;
 
@@ -59,6 +63,7 @@ int cmd_report(int argc, char **argv)
 		case 'H': o.out = optarg; break;
 		case 'u': o.url = optarg; break;
 		case 's': o.since = optarg; break;
+		case 't': o.tree = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: return args_bad_option(usage);
 		}
@@ -69,6 +74,7 @@ int cmd_report(int argc, char **argv)
 	dir = abs_path(argv[optind]);
 	o.out = abs_path(o.out);
 	o.since = abs_path(o.since);
+	o.tree = o.tree ? realpath_or_die(o.tree) : NULL;
 	p = path_join(dir, "polltax.json");
 	if (!is_file(p))
 		die_code(EXIT_INPUT, "'%s' holds no scan (no polltax.json); run 'polltax scan -o %s' first",
@@ -87,6 +93,7 @@ int cmd_report(int argc, char **argv)
 	free(dir);
 	free((char *)o.out);
 	free((char *)o.since);
+	free((char *)o.tree);
 	free(outf);
 	return 0;
 }

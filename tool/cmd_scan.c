@@ -222,7 +222,8 @@ int cmd_scan(int argc, char **argv)
 		die("cannot write the outputs to '%s'", o.outdir);
 	if (history_append(o.outdir, res) < 0)
 		die("cannot update the history in '%s'", o.outdir);
-	cmd_report(2, (char *[]){ "report", (char *)o.outdir, NULL });	/* report.html, with the history just written */
+	/* report.html, with the history just written, linking into the tree */
+	cmd_report(4, (char *[]){ "report", "--tree", t.root, (char *)o.outdir, NULL });
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!o.quiet) {
 		json_t *cn = json_object_get(res, "counts");

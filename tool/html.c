@@ -36,7 +36,7 @@ void sb_add_escf(struct strbuf *sb, const char *fmt, ...)
 	free(s);
 }
 
-static void add_path_encoded(struct strbuf *sb, const char *s)
+void sb_add_path_encoded(struct strbuf *sb, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
 
@@ -68,7 +68,7 @@ void sb_add_href(struct strbuf *sb, const char *tmpl, const char *file, long lon
 		}
 		p++;
 		if (*p == 'f')
-			add_path_encoded(&u, file);
+			sb_add_path_encoded(&u, file);
 		else if (*p == 'l')
 			sb_addf(&u, "%lld", line);
 		else if (*p == '%')

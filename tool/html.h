@@ -23,6 +23,8 @@ void sb_add_escf(struct strbuf *sb, const char *fmt, ...);
  * (percent-encoded, '/' kept), %l by LINE and %% by '%'.  A NULL template
  * gives the plain relative path.  The result is escaped for an attribute.
  */
+/* s percent-encoded for a URL's path ('/' and unreserved characters kept). */
+void sb_add_path_encoded(struct strbuf *sb, const char *s);
 void sb_add_href(struct strbuf *sb, const char *tmpl, const char *file, long long line);
 
 /* <a href="...">file:line</a>, or only file when line is 0. */

@@ -364,11 +364,29 @@ static json_t *load_result(const char *dir)
 	return r;
 }
 
-/* The link template with %v replaced by the tree's version (%% stays for sb_add_href). */
-static char *url_for_tree(const char *tmpl, json_t *r)
+/*
+ * The link template with %v replaced by the tree's version (%% stays for
+ * sb_add_href).  Without one, a tree's path gives file://TREE/%f#L%l, so
+ * that the links open the source from the page wherever it lies.
+ */
+static char *url_for_tree(const char *tmpl, const char *tree, json_t *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	if (!tmpl && tree && *tree == '/') {
+		struct strbuf enc = STRBUF_INIT;
+
+		sb_add_path_encoded(&enc, tree);
+		sb_adds(&sb, "file://");
+		for (const char *p = enc.buf ? enc.buf : ""; *p; p++) {
+			if (*p == '%')
+				sb_addc(&sb, '%');
+			sb_addc(&sb, *p);
+		}
+		sb_release(&enc);
+		sb_adds(&sb, "/%f#L%l");
+		return sb_detach(&sb);
+	}
 	if (!tmpl)
 		return NULL;
 	for (const char *p = tmpl; *p; p++) {
@@ -416,7 +434,7 @@ int report_write(const char *dir, const struct report_opts *o)
 		}
 	}
 	free(p);
-	url = url_for_tree(o->url, r);
+	url = url_for_tree(o->url, o->tree, r);
 	html = report_html(r, history, since, boot, boot_error, url);
 	free(url);
 	p = o->out ? xstrdup(o->out) : path_join(dir, "report.html");

@@ -17,9 +17,10 @@
 
 struct report_opts {
 	const char *url;	/* link template: %f file, %l line, %v the tree's version;
-				   NULL: plain relative paths */
+				   NULL: file://TREE/%f#L%l with tree, else plain relative paths */
 	const char *since;	/* an older scan's output directory, or NULL */
 	const char *out;	/* where to write; NULL: DIR/report.html */
+	const char *tree;	/* the scanned tree's absolute path, or NULL */
 };
 
 /* Write the report of the scan in DIR; on failure says why and returns -1. */

@@ -5,7 +5,10 @@
  * Opened as report.html#selftest (or #selftest:NAME) the page checks itself
  * (sorting changes the row order, a class filter reduces the rows, the text
  * box finds NAME) and writes the verdicts into #selftest, for
- * tests/browser.t.sh.  The filters are reset afterwards. */
+ * tests/browser.t.sh.  The filters are reset afterwards.
+ *
+ * The filters are kept in the hash (#class=C&conv=V&sub=S&q=TEXT): a page
+ * opened with them shows that view. */
 (function () {
 	'use strict';
 	var errors = [];
@@ -76,9 +79,53 @@
 		fClass.value = fConv.value = fSub.value = fText.value = '';
 		apply();
 	}
-	[fClass, fConv, fSub].forEach(function (el) { el.addEventListener('change', apply); });
-	fText.addEventListener('input', apply);
-	$('#f-reset').addEventListener('click', reset);
+
+	/* The filters live in the URL's hash, #class=C&conv=V&sub=S&q=TEXT, so
+	 * that a link can be sent to a filtered view; replaceState keeps the
+	 * history as it was. */
+	var FILTERS = [['class', fClass], ['conv', fConv], ['sub', fSub], ['q', fText]];
+	function toHash() {
+		var parts = [];
+		FILTERS.forEach(function (f) {
+			if (f[1].value)
+				parts.push(f[0] + '=' + encodeURIComponent(f[1].value));
+		});
+		var h = parts.length ? '#' + parts.join('&') : '';
+		if (/^#selftest/.test(location.hash))
+			return;
+		if (h !== location.hash && !(h === '' && !/=/.test(location.hash)) && history.replaceState)
+			history.replaceState(null, '', location.pathname + location.search + (h || '#implementations'));
+	}
+	function fromHash() {
+		var h = location.hash.replace(/^#/, ''), any = false;
+		if (!/=/.test(h) || /^selftest/.test(h))
+			return false;
+		h.split('&').forEach(function (kv) {
+			var i = kv.indexOf('='), k = kv.slice(0, i), v;
+			try {
+				v = decodeURIComponent(kv.slice(i + 1).replace(/\+/g, ' '));
+			} catch (e) {
+				return;
+			}
+			FILTERS.forEach(function (f) {
+				if (f[0] !== k)
+					return;
+				/* a select keeps only a value it offers */
+				if (f[1].tagName === 'SELECT' && !$$('option', f[1]).some(function (o) { return o.value === v; }))
+					return;
+				f[1].value = v;
+				any = true;
+			});
+		});
+		return any;
+	}
+	function applyAndSave() {
+		apply();
+		toHash();
+	}
+	[fClass, fConv, fSub].forEach(function (el) { el.addEventListener('change', applyAndSave); });
+	fText.addEventListener('input', applyAndSave);
+	$('#f-reset').addEventListener('click', function () { reset(); toHash(); });
 
 	/* class, convertible and subsystem names elsewhere on the page filter the table */
 	$$('[data-fclass],[data-fconv],[data-fsub]').forEach(function (el) {
@@ -88,11 +135,14 @@
 			if (el.hasAttribute('data-fclass')) fClass.value = el.getAttribute('data-fclass');
 			if (el.hasAttribute('data-fconv')) fConv.value = el.getAttribute('data-fconv');
 			if (el.hasAttribute('data-fsub')) fSub.value = el.getAttribute('data-fsub');
-			apply();
+			applyAndSave();
 			$('#implementations').scrollIntoView();
 		});
 	});
+	var fromLink = fromHash();
 	apply();
+	if (fromLink)
+		$('#implementations').scrollIntoView();
 
 	function selftest(name) {
 		var res = {}, total = rows.length;
