@@ -13,7 +13,7 @@ V           ?= 0
 
 CFLAGS      ?= -O2 -g
 WARNINGS    := -Wall -Wextra -Wno-unused-parameter
-ALL_CFLAGS   = -std=gnu11 $(WARNINGS) $(CFLAGS) -I$(LLVM_DIR)/include -MMD -MP
+ALL_CFLAGS   = -std=gnu11 $(WARNINGS) $(CFLAGS) -Itool -I$(LLVM_DIR)/include -MMD -MP
 LDLIBS       = -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson -lxxhash
 # libclang allocates a great deal and frees it all at the end of each parse:
 # gperftools' tcmalloc does that faster than glibc's malloc (CONTRIBUTING.md)
@@ -27,36 +27,11 @@ Q := @
 quiet = @printf '  %-8s %s\n'
 endif
 
-OBJS := \
-	$(BUILD)/obj/polltax.o \
-	$(BUILD)/obj/cmd_scan.o \
-	$(BUILD)/obj/cmd_list.o \
-	$(BUILD)/obj/cmd_gate.o \
-	$(BUILD)/obj/cmd_facts.o \
-	$(BUILD)/obj/cmd_parse_floor.o \
-	$(BUILD)/obj/scan.o \
-	$(BUILD)/obj/pch.o \
-	$(BUILD)/obj/prefilter.o \
-	$(BUILD)/obj/extract.o \
-	$(BUILD)/obj/classify.o \
-	$(BUILD)/obj/classify_decide.o \
-	$(BUILD)/obj/classify_facts.o \
-	$(BUILD)/obj/classify_layers.o \
-	$(BUILD)/obj/classify_reach.o \
-	$(BUILD)/obj/classify_sites.o \
-	$(BUILD)/obj/census.o \
-	$(BUILD)/obj/census_report.o \
-	$(BUILD)/obj/unity.o \
-	$(BUILD)/obj/cocci.o \
-	$(BUILD)/obj/output.o \
-	$(BUILD)/obj/history.o \
-	$(BUILD)/obj/tree.o \
-	$(BUILD)/obj/kbuild.o \
-	$(BUILD)/obj/strutil.o \
-	$(BUILD)/obj/json_util.o \
-	$(BUILD)/obj/datadir.o \
-	$(BUILD)/obj/util.o \
-	$(BUILD)/obj/statmemo.o
+# Every .c of a stage folder of tool/ is part of the program (CONTRIBUTING.md,
+# "Map of tool/"); tool/boot/guest/ is the guest program (tool/mk/boot-test.mk)
+# and tool/fuzz/ the fuzz target (tool/mk/sanitizers.mk).
+STAGES := cmd lib scan classify convert series verify boot report
+OBJS := $(patsubst tool/%.c,$(BUILD)/obj/%.o,$(sort $(foreach s,$(STAGES),$(wildcard tool/$(s)/*.c))))
 
 # fragments may define targets: the default stays 'all'
 .DEFAULT_GOAL := all
@@ -112,7 +87,7 @@ bench: deps all
 
 selfcheck: all
 	@tool/ensure-packages sparse
-	$(Q)for f in tool/*.c; do sparse -Wno-decl $(ALL_CFLAGS) -D__x86_64__ $$f || exit 1; done
+	$(Q)for f in $(foreach s,$(STAGES),tool/$(s)/*.c); do sparse -Wno-decl $(ALL_CFLAGS) -D__x86_64__ $$f || exit 1; done
 
 clean:
 	rm -rf $(BUILD)

@@ -30,7 +30,8 @@ check() { # check NAME CONDITION-STATUS MESSAGE
 }
 
 B=$TOP/tests/boot
-SRCS="$B/polltest.c $B/checks.c $B/kinds.c $B/devkinds.c $B/rawio.c $B/bench.c"
+# the guest program: every .c of tool/boot/guest/ (as tool/mk/boot-test.mk builds it)
+SRCS=$(ls "$TOP"/tool/boot/guest/*.c)
 PT=$W/polltest
 
 # shellcheck disable=SC2086

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Suite: nothing vanishes (TAXONOMY.md; tool/census.c, tool/unity.c).
+# Suite: nothing vanishes (TAXONOMY.md; tool/scan/census.c, tool/scan/unity.c).
 # On a copy of the fixture tree with one more driver (a member compiled
 # out by an #ifdef, a parameter given to a struct's poll member, a
 # function given at run time to the poll member of a struct that is no

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Suite: the infrastructure patch made for the tree at hand (issue 19,
-# tool/infra.c), on tests/fixtures/infra: a small tree with the files the
+# tool/series/infra.c), on tests/fixtures/infra: a small tree with the files the
 # patch touches, cut down to its anchors, and one anon_inode_getfd() driver.
 #   - "polltax infra" writes one patch touching the ten files; it applies,
 #     and the patched tree still passes its "make check" (gcc -Werror and

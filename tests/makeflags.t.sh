@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Suite: the one reader of the tree's Kbuild makefiles (tool/kbuild.c),
+# Suite: the one reader of the tree's Kbuild makefiles (tool/lib/kbuild.c),
 # through every query it answers.  First the flags a directory's Kbuild
 # or Makefile gives its files (scan), when polltax prepares the tree itself.
 # On a copy of the fixture tree without compile_flags.txt, with the

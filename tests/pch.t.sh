@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Suite: precompiled headers and worker processes of the scan (tool/pch.c,
-# tool/scan.c), on a copy of the fixture tree with more drivers (over 80
+# Suite: precompiled headers and worker processes of the scan (tool/scan/pch.c,
+# tool/scan/scan.c), on a copy of the fixture tree with more drivers (over 80
 # files to parse: enough for precompiled headers to be built).
 #
 #  - the outputs of a cold scan with precompiled headers are byte-identical

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Suite: the prefilter (tool/prefilter.c), on a copy of the fixture tree
+# Suite: the prefilter (tool/scan/prefilter.c), on a copy of the fixture tree
 # with a header of macros that build a poll member and six more .c files:
 #
 #  - a file that only invokes such a macro is a candidate, whether the

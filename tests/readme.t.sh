@@ -8,7 +8,7 @@
 #    progress, --url, reports/), flag sources (compile_flags.txt too),
 #    classes (TAXONOMY.md), exit codes, bad inputs, the cache;
 #  - every command of 'polltax help' is named, every exit code of
-#    tool/util.h is in its table, every part of 'polltax cache' too;
+#    tool/lib/util.h is in its table, every part of 'polltax cache' too;
 #  - history.json is described one way, as 'polltax scan --help' does;
 #  - the dated benchmark notes are in CONTRIBUTING.md, the current table
 #    once in README.
@@ -61,11 +61,11 @@ done
 check "every command of 'polltax help' is in README" $r "not in README:$miss"
 
 miss=
-for c in $(sed -n 's/^\tEXIT_[A-Z]* = \([0-9]*\),.*/\1/p' "$TOP/tool/util.h"); do
+for c in $(sed -n 's/^\tEXIT_[A-Z]* = \([0-9]*\),.*/\1/p' "$TOP/tool/lib/util.h"); do
 	sed -n "/^## Exit codes/,/^## /p" "$RM" | grep -q "^| $c |" || miss="$miss $c"
 done
 [ -z "$miss" ] && r=ok || r=bad
-check "every exit code of tool/util.h is in README's table" $r "missing:$miss"
+check "every exit code of tool/lib/util.h is in README's table" $r "missing:$miss"
 
 miss=
 for p in $(XDG_CACHE_HOME=$WORK/readme-cache "$POLLTAX" cache | sed -n '2,$s/^  \([a-z-]*\) .*/\1/p' | grep -v '^total$'); do

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Suite: the stat() memo of the worker processes (tool/statmemo.c).  A cold
+# Suite: the stat() memo of the worker processes (tool/scan/statmemo.c).  A cold
 # scan of the fixture tree with one worker (-j 1, no PCH), under strace:
 #  - the worker parses several files, and reads linux/fs.h for more than
 #    one of them (so that without the memo it would ask about it again);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Suite: tracepoints parse as calls that wait on nothing (tool/tree.c,
+# Suite: tracepoints parse as calls that wait on nothing (tool/lib/tree.c,
 # trace_remap()).  On a copy of the fixture tree with the model of the
 # kernel's include/linux/tracepoint.h and a driver whose ->poll hands its
 # poll_table to a tracepoint (tests/fixtures/trace):

@@ -6,16 +6,16 @@
  * result must serialize to JSON.  libFuzzer reports any crash, sanitizer
  * error, exit() (our die()) and the abort()s below.
  *
- * Built by "make fuzz" (tool/mk/reliability.mk) with
+ * Built by "make fuzz" (tool/mk/sanitizers.mk) with
  * -DFIXTURE_DIR=<tests/fixtures/tree>; the seed corpus is the fixture's
  * .c files.  The file is written under a temporary tree each time:
  * extract_tu() reads files, and the tree's relative paths are what the
  * facts record.
  */
 #define _GNU_SOURCE
-#include "../classify.h"
-#include "../extract.h"
-#include "../util.h"
+#include "classify/classify.h"
+#include "scan/extract.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdint.h>

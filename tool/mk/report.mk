@@ -1,36 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
-# tool/mk/report.mk - issue 4: 'polltax report' (report.html), 'polltax
-# progress' (history table and chart) and the committed reports/ of
-# linux 6.1 and 6.12 ('make reports').
+# tool/mk/report.mk - report.html's style and script compiled into the
+# program, and the committed reports/ of the two reference versions
+# ('make reports', 'make reports-html').
 
 # The Makefile includes this before its own 'all'; keep the default goal as
 # it was, so that a plain 'make' still builds the program.
 report_saved_goal := $(.DEFAULT_GOAL)
 
-OBJS += \
-	$(BUILD)/obj/cmd_report.o \
-	$(BUILD)/obj/cmd_progress.o \
-	$(BUILD)/obj/report.o \
-	$(BUILD)/obj/report_table.o \
-	$(BUILD)/obj/report_assets.o \
-	$(BUILD)/obj/progress.o \
-	$(BUILD)/obj/movement.o \
-	$(BUILD)/obj/html.o
+# the page's style and script, compiled in (below)
+OBJS += $(BUILD)/obj/report_assets.o
 
-# The page's style and script are edited as tool/report.css and
-# tool/report.js and become C strings here, so the binary carries them and
+# The page's style and script are edited as tool/report/report.css and
+# tool/report/report.js and become C strings here, so the binary carries them and
 # the page needs no file beside it.
-REPORT_ASSETS := tool/report.css tool/report.js
+REPORT_ASSETS := tool/report/report.css tool/report/report.js
 $(BUILD)/gen/report_assets.c: $(REPORT_ASSETS) tool/mk/report.mk
 	@mkdir -p $(dir $@)
 	$(quiet) GEN $@
-	$(Q){ echo '/* generated from tool/report.css and tool/report.js by tool/mk/report.mk */'; \
-	  echo '#include "report.h"'; \
+	$(Q){ echo '/* generated from tool/report/report.css and tool/report/report.js by tool/mk/report.mk */'; \
+	  echo '#include "report/report.h"'; \
 	  echo 'const char report_css[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' tool/report.css; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' tool/report/report.css; \
 	  echo ';'; \
 	  echo 'const char report_js[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' tool/report.js; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' tool/report/report.js; \
 	  echo ';'; } >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/report_assets.o: $(BUILD)/gen/report_assets.c
@@ -55,12 +48,8 @@ REPORT_BASE   ?= 6.1
 REPORT_HEAD   ?= 6.12
 REPORT_WORK   ?= $(CACHE)/reports
 REPORT_URL    ?= https://elixir.bootlin.com/linux/v%v/source/%f\#L%l
-REPORT_SOURCES = tool/scan.c tool/scan.h tool/prefilter.c tool/prefilter.h tool/extract.c tool/extract.h \
-		 tool/unity.c tool/unity.h tool/census.c tool/census.h tool/census_report.c \
-		 tool/classify.c tool/classify.h tool/classify_int.h tool/classify_decide.c tool/classify_facts.c \
-		 tool/classify_layers.c tool/classify_reach.c tool/classify_sites.c tool/cocci.c tool/cocci.h tool/tree.c tool/tree.h \
-		 tool/kbuild.c tool/kbuild.h tool/json_util.c tool/json_util.h \
-		 tool/output.c tool/output.h tool/history.c tool/history.h \
+REPORT_SOURCES = $(sort $(wildcard tool/scan/*.[ch] tool/classify/*.[ch]) tool/report/census_report.c tool/lib/tree.c tool/lib/tree.h \
+		 tool/lib/kbuild.c tool/lib/kbuild.h tool/lib/json_util.c tool/lib/json_util.h) \
 		 cocci/classify.cocci cocci/classify-macros.h
 
 .PHONY: reports reports-html report-sources report-versions

@@ -1,24 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The convert, series and verify stages (issue 3).
-OBJS += \
-	$(BUILD)/obj/cmd_convert.o \
-	$(BUILD)/obj/cmd_series.o \
-	$(BUILD)/obj/cmd_verify.o \
-	$(BUILD)/obj/convert.o \
-	$(BUILD)/obj/convert_apply.o \
-	$(BUILD)/obj/convert_frame.o \
-	$(BUILD)/obj/convert_site.o \
-	$(BUILD)/obj/convert_tree.o \
-	$(BUILD)/obj/cfacts.o \
-	$(BUILD)/obj/headexpr.o \
-	$(BUILD)/obj/maintainers.o \
-	$(BUILD)/obj/pipeline.o \
-	$(BUILD)/obj/scratch.o \
-	$(BUILD)/obj/series.o \
-	$(BUILD)/obj/series_build.o \
-	$(BUILD)/obj/series_post.o \
-	$(BUILD)/obj/verify.o
-
+# make series and make verify-series: the README's way to a series.
 # make series KERNEL=/path/to/linux [SIGNOFF="Name <mail>"] [SCAN=dir]: the
 # patch series in $(SERIES_OUT); make verify-series checks it.
 SERIES_OUT ?= $(BUILD)/series

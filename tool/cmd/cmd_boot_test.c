@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_boot_test.c - "polltax boot-test SERIES_DIR KERNEL_DIR -o DIR": prove
+ * a series in a running kernel.  Builds the base, patched and two-call
+ * kernels (boot_kernel.c), boots each in qemu with the guest program
+ * (boot_guest.c), once for the checks and once for the benchmark, and
+ * writes DIR/boot-test.json, DIR/boot-test.md and DIR/logs/ (boot_report.c).
+ */
+#define _GNU_SOURCE
+#include "args.h"
+#include "commands.h"
+#include "boot/boot.h"
+#include "lib/datadir.h"
+#include "lib/kbuild.h"
+#include "lib/tree.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+"usage: polltax boot-test [options] SERIES_DIR KERNEL_DIR\n"
+"\n"
+"Prove a series in a running kernel.  In scratch worktrees of KERNEL_DIR\n"
+"(under ~/.cache/polltax/boot/; the tree is only read) build three x86_64\n"
+"kernels from one tinyconfig-based configuration that also enables every\n"
+"converted file's Kconfig symbol:\n"
+"  base      KERNEL_DIR as it is\n"
+"  patched   with SERIES_DIR/*.patch applied by git am (the cover letter\n"
+"            left out)\n"
+"  two-call  the two-call infrastructure made for KERNEL_DIR (as 'polltax\n"
+"            infra --two-call' writes it), the series without its first\n"
+"            (infrastructure) patch, and a generated commit that gives\n"
+"            every converted file .get_poll_head = file_get_poll_head\n"
+"Boot each under qemu with busybox and the guest program polltest\n"
+"(tool/boot/guest/) in an initramfs: once for the checks (KVM if it works,\n"
+"else TCG), once for the benchmark (TCG, -icount shift=0,sleep=off: guest\n"
+"instructions per call).  A second run rebuilds only what changed.\n"
+"\n"
+"Writes DIR/boot-test.json (the facts), DIR/boot-test.md (a \"Tested\"\n"
+"section for the cover letter) and DIR/logs/ (every console log).\n"
+"\n"
+"options:\n"
+"  -o, --output DIR      where to write (default: boot-test-out)\n"
+"  -j, --jobs N          make -j (default: the number of CPUs)\n"
+"      --kernels LIST    which kernels, from base,patched,two-call (default:\n"
+"                        all three; base is always built)\n"
+"      --no-bench        skip the benchmark boots\n"
+"      --mutate[=FILE]   remove one f_poll_head assignment from (a copy of) the\n"
+"                        series first, in FILE or else in a file the guest\n"
+"                        exercises (one whose wake-ups it tests, if any): the\n"
+"                        run must then fail and name the file type\n"
+"      --timeout SEC     hard limit per boot (default: 600)\n"
+"      --accel A         auto, tcg or kvm for the checks (default: auto: KVM if\n"
+"                        /dev/kvm works, else TCG); the benchmark is always TCG\n"
+"      --work DIR        scratch directory (default: ~/.cache/polltax/boot/<tree>)\n"
+"      --guest PROG      the guest program (default: boot/polltest beside polltax)\n"
+"      --kernel-patches DIR  hand-written two-call patches in\n"
+"                        DIR/<VERSION.PATCHLEVEL>/two-call/ instead\n"
+"      --busybox PROG    a static busybox (default: /bin/busybox, busybox-static)\n"
+"      --qemu PROG       default: qemu-system-x86_64 (qemu-system-x86)\n"
+"      --guest-args ARGS more arguments for the guest program, ':' for spaces\n"
+"                        (e.g. -k:eventfd,pipe runs only those file types)\n"
+"      --plan            print what the series converts, which file types the\n"
+"                        guest exercises, the converted files' Kconfig\n"
+"                        symbols and the software options they need, then stop (with --mutate: write the mutated\n"
+"                        series to DIR/mutated-series); builds nothing\n"
+"  -q, --quiet           no progress output\n"
+"  -h, --help            this text\n"
+"\n"
+"exit status: 0 every kernel booted and gave the base kernel's results,\n"
+"1 a check failed (a difference, a panic, oops, WARN, lockdep report, hang,\n"
+"or the series does not apply or build), 2 usage, 3 bad input, 4 a tool is\n"
+"missing or failed, 128 other fatal errors.\n";
+
+static char *default_guest(void)
+{
+	return exe_dir() ? xasprintf("%s/boot/polltest", exe_dir()) : xstrdup("build/boot/polltest");
+}
+
+static void copy_logs(const struct boot_report *r, const char *out)
+{
+	char *dir = path_join(out, "logs");
+
+	mkdir_p(dir);
+	for (int id = 0; id < NR_KERNELS; id++) {
+		const struct boot_result *b[2] = { &r->runs[id].test, &r->runs[id].bench };
+
+		for (int j = 0; j < 2; j++) {
+			char *text, *dst;
+			size_t len;
+
+			if (!b[j]->ran || !b[j]->log || read_file(b[j]->log, &text, &len) < 0)
+				continue;
+			dst = xasprintf("%s/%s-%s.console.log", dir, kernel_names[id], j ? "bench" : "test");
+			if (write_file_atomic(dst, text, len) < 0)
+				die("cannot write '%s'", dst);
+			free(dst);
+			free(text);
+		}
+	}
+	free(dir);
+}
+
+/* --plan: the facts the run would start from, one tab-separated line each */
+/*
+ * --mutate: remove one f_poll_head assignment of S into DIR, in MUTATE when
+ * it names a file, else in a file type the guest exercises, one whose
+ * wake-ups it tests first (there a lost head shows).  Dies when the series
+ * sets a head nowhere.
+ */
+static const struct head_site *mutate_series(const struct boot_series *s, const struct boot_report *rep,
+					     const char *mutate, const char *dir)
+{
+	struct strvec prefer = STRVEC_INIT;
+	const struct head_site *h;
+
+	if (*mutate)
+		sv_push(&prefer, mutate);
+	for (int pass = 0; pass < 2 && !*mutate; pass++)
+		for (size_t i = 0; i < rep->nkinds; i++)
+			if (rep->kinds[i].always_ready == (pass == 1) &&
+			    boot_series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn))
+				sv_push(&prefer, rep->kinds[i].source);
+	h = boot_series_mutate(s, &prefer, dir);
+	sv_clear(&prefer);
+	if (!h)
+		die_code(EXIT_INPUT, "--mutate: the series sets f_poll_head nowhere");
+	return h;
+}
+
+static int print_plan(const struct boot_series *s, const struct boot_report *rep, const char *kernel_dir,
+		      const char *mutate, const char *out)
+{
+	char *tree = realpath_or_die(kernel_dir);
+	struct kbuild *kb = kbuild_new(tree, NULL);
+
+	for (size_t i = 0; i < s->patches.n; i++)
+		printf("patch\t%zu\t%s\t%s\n", i + 1, strrchr(s->patches.v[i], '/') + 1, s->subjects.v[i]);
+	if (s->cover)
+		printf("cover\t%s\n", strrchr(s->cover, '/') + 1);
+	for (size_t i = 0; i < s->nconv; i++)
+		printf("conversion\t%s\t%s\t%s\t%d\n", s->conv[i].file, s->conv[i].poll_fn, s->conv[i].poll_mask_fn,
+		       s->conv[i].patch + 1);
+	for (size_t i = 0; i < s->nsites; i++)
+		printf("site\t%s\t%d\t%s\n", s->sites[i].file, s->sites[i].patch + 1, s->sites[i].text);
+	for (size_t i = 0; i < rep->nkinds; i++)
+		printf("kind\t%s\t%s\t%s\n", rep->kinds[i].name, rep->kinds[i].source,
+		       boot_series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn) ? "converted" :
+		       rep->kinds[i].unconvertible ? "unconvertible" : "unconverted");
+	for (size_t i = 0; i < s->files.n; i++) {
+		char *cond, *why, *sym = kbuild_symbol(kb, s->files.v[i], &cond, &why);
+
+		printf("config\t%s\t%s%s%s\t%s\n", s->files.v[i], sym ? sym : "-", cond ? " && " : "",
+		       cond ? cond : "", why ? why : "");
+		if (sym && strcmp(sym, "y")) {
+			/* what else turning them on takes, from a configuration with nothing on */
+			struct strvec needs = STRVEC_INIT;
+			char *refused = NULL;
+			bool ok = kconfig_resolve(tree, "\n", sym, &needs, &refused);
+
+			if (ok && cond)
+				ok = kconfig_resolve(tree, "\n", cond, &needs, &refused);
+			printf("needs\t%s\t", s->files.v[i]);
+			for (size_t j = 0; j < needs.n; j++)
+				printf("%s%s", j ? " " : "", needs.v[j]);
+			printf("\t%s\n", ok ? "" : refused ? refused : "refused");
+			sv_clear(&needs);
+			free(refused);
+		}
+		free(sym);
+		free(cond);
+		free(why);
+	}
+	if (mutate) {
+		char *dir = path_join(out, "mutated-series");
+		const struct head_site *h;
+
+		h = mutate_series(s, rep, mutate, dir);
+		printf("mutate\t%s\t%d\t%s\t%s\n", h->file, h->patch + 1, h->text, dir);
+		free(dir);
+	}
+	kbuild_close(kb);
+	free(tree);
+	return 0;
+}
+
+static void need_program(const char *prog, const char *pkg)
+{
+	if (!have_program(prog))
+		die_code(EXIT_TOOL, "'%s' not found: install %s (tool/ensure-packages %s)", prog, pkg, pkg);
+}
+
+int cmd_boot_test(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "kernels", required_argument, NULL, 'K' },
+		{ "no-bench", no_argument, NULL, 'B' },
+		{ "mutate", optional_argument, NULL, 'M' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "work", required_argument, NULL, 'w' },
+		{ "guest", required_argument, NULL, 'g' },
+		{ "busybox", required_argument, NULL, 'b' },
+		{ "qemu", required_argument, NULL, 'Q' },
+		{ "guest-args", required_argument, NULL, 'A' },
+		{ "kernel-patches", required_argument, NULL, 'k' },
+		{ "plan", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = "boot-test-out", *kernels = "base,patched,two-call", *work = NULL, *mutate = NULL;
+	const char *kpatches = NULL;
+	struct guest_opts go = { "qemu-system-x86_64", "auto", 600, NULL, "/bin/busybox", NULL };
+	struct boot_series s, mutated;
+	struct boot_series *use = &s;
+	struct boot_work w;
+	struct boot_report rep;
+	struct strbuf cmdline = STRBUF_INIT;
+	char *guest = NULL, *initrd, *bootdir, *text, *path;
+	char *outdir, *workdir, *kpdir, *busybox, *qemu = NULL;
+	int c, jobs = online_cpus();
+	bool bench = true, quiet = false, plan = false, out_given = false;
+	const char *typed_out, *typed_work;
+	json_t *j;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; out_given = true; break;
+		case 'j': jobs = args_jobs(optarg); break;
+		case 'K': kernels = optarg; break;
+		case 'B': bench = false; break;
+		case 'M': mutate = optarg ? optarg : ""; break;
+		case 't':
+			go.timeout = atoi(optarg);
+			if (go.timeout < 10)
+				die_code(EXIT_USAGE, "--timeout takes a number of seconds (at least 10), not '%s'", optarg);
+			break;
+		case 'a':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "tcg") && strcmp(optarg, "kvm"))
+				die_code(EXIT_USAGE, "--accel takes auto, tcg or kvm, not '%s'", optarg);
+			go.accel = optarg;
+			break;
+		case 'w': work = optarg; break;
+		case 'g': guest = xstrdup(optarg); break;
+		case 'b': go.busybox = optarg; break;
+		case 'Q': go.qemu = optarg; break;
+		case 'k': kpatches = optarg; break;
+		case 'A':
+			if (strchr(optarg, ' '))
+				die_code(EXIT_USAGE, "--guest-args: write ':' for spaces: '%s'", optarg);
+			go.args = optarg;
+			break;
+		case 'P': plan = true; break;
+		case 'q': quiet = true; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: return args_bad_option(usage);
+		}
+	}
+	for (const char *p = kernels; *p;) {
+		size_t n = strcspn(p, ",");
+		bool known = false;
+
+		for (int i = 0; i < NR_KERNELS; i++)
+			known |= strlen(kernel_names[i]) == n && !strncmp(p, kernel_names[i], n);
+		if (!known)
+			die_code(EXIT_USAGE, "--kernels: '%.*s' is not one of base, patched, two-call", (int)n, p);
+		p += n + (p[n] == ',');
+	}
+	if (args_check(usage, argc, argv, optind, "SERIES_DIR KERNEL_DIR"))
+		return EXIT_USAGE;
+	for (int i = 0; i < argc; i++)
+		sb_addf(&cmdline, "%s%s", i ? " " : "polltax ", argv[i]);
+	/* every path as typed, resolved against the cwd once: git, make and qemu run elsewhere */
+	typed_out = out;
+	typed_work = work;
+	out = outdir = abs_path(out);
+	work = workdir = abs_path(work);
+	kpatches = kpdir = abs_path(kpatches);
+	go.busybox = busybox = abs_path(go.busybox);
+	if (strchr(go.qemu, '/'))
+		go.qemu = qemu = abs_path(go.qemu);	/* a program name is looked up in $PATH */
+	if (guest) {
+		char *g = abs_path(guest);
+
+		free(guest);
+		guest = g;
+	} else {
+		guest = default_guest();
+	}
+	go.guest = guest;
+
+	boot_series_read(&s, argv[optind]);
+	memset(&rep, 0, sizeof(rep));
+	guest_kinds(guest, &rep.kinds, &rep.nkinds);
+
+	if (plan)
+		return print_plan(&s, &rep, argv[optind + 1], mutate, out);
+	{
+		struct tree t;
+
+		/*
+		 * the arguments first, then the tools: a wrong tree is said
+		 * before a missing qemu.  Nothing is written into the tree:
+		 * not the outputs, not the scratch worktrees.
+		 */
+		tree_open(&t, argv[optind + 1]);
+		refuse_inside_tree(out, typed_out, "-o", !out_given, t.root);
+		refuse_inside_tree(work, typed_work, "--work", false, t.root);
+		tree_free(&t);
+	}
+	need_program(go.qemu, "qemu-system-x86");
+	need_program("git", "git");
+	need_program("make", "make");
+	work_open(&w, argv[optind + 1], work, jobs, quiet);
+	for (int i = 0; i < NR_KERNELS; i++) {
+		char *list = xasprintf(",%s,", kernels), *name = xasprintf(",%s,", kernel_names[i]);
+
+		w.k[i].wanted = i == K_BASE || strstr(list, name);
+		free(list);
+		free(name);
+	}
+	if (mutate) {
+		char *dir = xasprintf("%s/mutated-series", w.root);
+		const struct head_site *h;
+
+		h = mutate_series(&s, &rep, mutate, dir);
+		if (*mutate && strcmp(h->file, mutate))
+			die_code(EXIT_INPUT, "--mutate: the series sets no f_poll_head in '%s'", mutate);
+		if (!quiet)
+			fprintf(stderr, "boot-test: mutation: removed \"%s\" (%s, patch %d)\n", h->text, h->file,
+				h->patch + 1);
+		boot_series_read(&mutated, dir);
+		use = &mutated;
+		rep.mutation = h;
+		free(dir);
+	}
+	rep.s = use;
+	rep.w = &w;
+	rep.bench = bench;
+	rep.reproduce = cmdline.buf;
+
+	work_apply(&w, use, kpatches);
+	work_config(&w, use);
+	for (int i = 0; i < NR_KERNELS; i++)
+		if (w.k[i].wanted)
+			work_build(&w, (enum kernel_id)i);
+	initrd = guest_initramfs(&w, &go);
+	bootdir = path_join(w.root, "boots");
+	mkdir_p(bootdir);
+	for (int i = 0; i < NR_KERNELS; i++) {
+		char *name;
+
+		if (!w.k[i].wanted)
+			continue;
+		if (!quiet)
+			fprintf(stderr, "boot-test: booting the %s kernel: checks\n", kernel_names[i]);
+		name = xasprintf("%s-test", kernel_names[i]);
+		guest_boot(&go, w.k[i].vmlinux, initrd, bootdir, name, false, &rep.runs[i].test);
+		free(name);
+		if (!bench)
+			continue;
+		if (!quiet)
+			fprintf(stderr, "boot-test: booting the %s kernel: benchmark\n", kernel_names[i]);
+		name = xasprintf("%s-bench", kernel_names[i]);
+		guest_boot(&go, w.k[i].vmlinux, initrd, bootdir, name, true, &rep.runs[i].bench);
+		free(name);
+	}
+
+	boot_report_compare(&rep);
+	if (mkdir_p(out) < 0)
+		die("cannot create '%s': %s", out, strerror(errno));
+	copy_logs(&rep, out);
+	j = boot_report_json(&rep);
+	text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	path = path_join(out, "boot-test.json");
+	if (!text || write_file_atomic(path, text, strlen(text)) < 0)
+		die("cannot write '%s'", path);
+	free(text);
+	free(path);
+	json_decref(j);
+	text = boot_report_markdown(&rep);
+	path = path_join(out, "boot-test.md");
+	if (write_file_atomic(path, text, strlen(text)) < 0)
+		die("cannot write '%s'", path);
+	free(text);
+	free(path);
+
+	for (size_t i = 0; i < rep.failures.n; i++)
+		error("%s", rep.failures.v[i]);
+	if (!quiet)
+		fprintf(stderr, "boot-test: %s; wrote '%s/boot-test.json' and '%s/boot-test.md'\n",
+			rep.failures.n ? "FAILED" : "passed", out, out);
+	c = rep.failures.n ? EXIT_FINDINGS : 0;
+
+	for (int i = 0; i < NR_KERNELS; i++) {
+		boot_result_free(&rep.runs[i].test);
+		boot_result_free(&rep.runs[i].bench);
+	}
+	for (size_t i = 0; i < rep.nkinds; i++) {
+		free(rep.kinds[i].name);
+		free(rep.kinds[i].source);
+		free(rep.kinds[i].poll_fn);
+	}
+	free(rep.kinds);
+	sv_clear(&rep.failures);
+	if (use == &mutated)
+		boot_series_free(&mutated);
+	boot_series_free(&s);
+	work_free(&w);
+	free(initrd);
+	free(bootdir);
+	free(guest);
+	free(outdir);
+	free(workdir);
+	free(kpdir);
+	free(busybox);
+	free(qemu);
+	sb_release(&cmdline);
+	return c;
+}
