@@ -254,35 +254,8 @@ char *hx_subst(const char *norm, const char *name, const char *repl)
 	return r;
 }
 
-char *hx_replace_seq(const char *norm, const char *from, const char *to)
-{
-	struct strvec t = STRVEC_INIT, f = STRVEC_INIT;
-	struct strbuf sb = STRBUF_INIT;
-
-	hx_split(norm, &t);
-	hx_split(from, &f);
-	for (size_t i = 0; i < t.n;) {
-		bool m = f.n && i + f.n <= t.n && !member_pos(&t, i);
-
-		for (size_t j = 0; m && j < f.n; j++)
-			m = !strcmp(t.v[i + j], f.v[j]);
-		/* a whole operand: not followed by a call or index that would bind tighter */
-		if (sb.len)
-			sb_addc(&sb, ' ');
-		if (m) {
-			sb_adds(&sb, to);
-			i += f.n;
-		} else {
-			sb_adds(&sb, t.v[i]);
-			i++;
-		}
-	}
-	sv_clear(&t);
-	sv_clear(&f);
-	return sb_detach(&sb);
-}
-
-char *hx_replace_value(const char *norm, const char *from, const char *to)
+/* FROM replaced by TO in NORM: every whole occurrence, or (VALUE) only where it stands as a value. */
+static char *replace(const char *norm, const char *from, const char *to, bool value)
 {
 	struct strvec t = STRVEC_INIT, f = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
@@ -295,7 +268,7 @@ char *hx_replace_value(const char *norm, const char *from, const char *to)
 
 		for (size_t j = 0; m && j < f.n; j++)
 			m = !strcmp(t.v[i + j], f.v[j]);
-		if (m) {
+		if (m && value) {
 			const char *prev = i ? t.v[i - 1] : NULL, *next = e < t.n ? t.v[e] : NULL;
 			bool whole = !prev && !next;
 			bool deref = next && !strcmp(next, "->");
@@ -317,6 +290,16 @@ char *hx_replace_value(const char *norm, const char *from, const char *to)
 	sv_clear(&t);
 	sv_clear(&f);
 	return sb_detach(&sb);
+}
+
+char *hx_replace_seq(const char *norm, const char *from, const char *to)
+{
+	return replace(norm, from, to, false);
+}
+
+char *hx_replace_value(const char *norm, const char *from, const char *to)
+{
+	return replace(norm, from, to, true);
 }
 
 bool hx_contains_seq(const char *norm, const char *sub)
