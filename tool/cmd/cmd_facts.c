@@ -17,6 +17,7 @@
 #include "lib/kbuild.h"
 #include "lib/tree.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,18 +120,23 @@ int cmd_facts(int argc, char **argv)
 	struct flags f;
 	struct prepare_opts po = { .config = NULL };
 	struct strvec files = STRVEC_INIT;
-	int first = 1, rc = 0;
-	bool kb = argc > 1 && !strcmp(argv[1], "--kbuild");
+	static const struct option opts[] = {
+		{ "kbuild", no_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int first, rc = 0, c;
+	bool kb = false;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage, stdout);
-		return 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k': kb = true; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: return args_bad_option(usage);
+		}
 	}
-	first += kb;
-	if (argc > first && argv[first][0] == '-') {
-		fprintf(stderr, "polltax facts: unknown option '%s'\n", argv[first]);
-		return args_bad_option(usage);
-	}
+	first = optind;
 	if (args_check(usage, argc, argv, first, "KERNEL_DIR FILE..."))
 		return EXIT_USAGE;
 	tree_open(&t, argv[first]);

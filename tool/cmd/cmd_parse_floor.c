@@ -14,6 +14,32 @@
 #include <getopt.h>
 #include <stdlib.h>
 
+static const char usage[] =
+"usage: polltax parse-floor [-j N] [--build DIR] [--no-pch] [--trace-bodies]\n"
+"                           [--times FILE] [--list] KERNEL_DIR\n"
+"\n"
+"Parse the files a cold 'polltax scan' would parse, with the same flags,\n"
+"precompiled headers (building them is part of the time) and worker\n"
+"processes, and do nothing else; print the number of files and the\n"
+"seconds it took ('make bench' compares the scan's cold time with it).\n"
+"\n"
+"options:\n"
+"  -j, --jobs N          parallel parses (default: number of CPUs)\n"
+"      --build DIR       prepared build directory to use (O=), as for scan\n"
+"      --no-pch          parse each file on its own, no precompiled headers\n"
+"      --trace-bodies    parse the bodies of the tracepoints too, as scan does\n"
+"                        with the same option\n"
+"      --times FILE      write a line per file there, tab-separated: seconds,\n"
+"                        how it was parsed (pch, plain, or again: with the\n"
+"                        PCH, then without because of an error), the file,\n"
+"                        and why it was not parsed with a precompiled header\n"
+"                        (\"#defines DEBUG before an #include\", ...)\n"
+"      --list            print the files instead (to run another tool on them)\n"
+"  -h, --help            this text\n"
+"\n"
+"exit status: 0 done, 2 usage, 3 bad input (not a kernel tree), 4 a\n"
+"required tool is missing, 128 other fatal errors.\n";
+
 int cmd_parse_floor(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -49,27 +75,15 @@ int cmd_parse_floor(int argc, char **argv)
 		} else if (c == 'T') {
 			o.times = optarg;
 		} else if (c == 'h') {
-			puts("usage: polltax parse-floor [-j N] [--build DIR] [--no-pch] [--trace-bodies]\n"
-			     "                           [--times FILE] [--list] KERNEL_DIR\n\n"
-			     "Parse the files a cold 'polltax scan' would parse, with the same flags,\n"
-			     "precompiled headers (building them is part of the time) and worker\n"
-			     "processes, and do nothing else; print the number of files and the\n"
-			     "seconds it took.  --no-pch parses each file on its own, and\n"
-			     "--trace-bodies parses the bodies of the tracepoints, as 'polltax scan'\n"
-			     "does with the same options.  --list prints the files instead (for\n"
-			     "running another tool on them).  --times FILE writes a line per file there:\n"
-			     "seconds, how it was parsed (pch, plain, or again: with the PCH, then\n"
-			     "without because of an error), file, and why it was not parsed with a\n"
-			     "precompiled header (\"#defines DEBUG before an #include\", \"<asm/vio.h>\n"
-			     "not found\", ...), tab-separated.");
+			fputs(usage, stdout);
 			return 0;
 		} else {
-			return EXIT_USAGE;
+			return args_bad_option(usage);
 		}
 	}
 	if (o.jobs < 1)
 		die_code(EXIT_USAGE, "-j takes a number from 1 to 1024");
-	if (args_check("usage: polltax parse-floor [-j N] [--build DIR] [--no-pch] [--list] KERNEL_DIR\n",
+	if (args_check(usage,
 		       argc, argv, optind, "KERNEL_DIR"))
 		return EXIT_USAGE;
 	o.prep.jobs = o.jobs;
