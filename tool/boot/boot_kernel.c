@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * boot_kernel.c - the three kernels of the boot test, built in scratch
- * worktrees of one bare repository under ~/.cache/polltax/boot/<tree>/:
+ * boot_kernel.c - the three kernels of the boot test, built in worktrees
+ * of the tree's one import (scratch.h: $CACHE/work/<tree>/base.git, shared
+ * with series and verify; its base commit is the one the series is made
+ * on), under ~/.cache/polltax/boot/<tree>/ (or --work DIR):
  *
- *   git/            the kernel tree imported as refs/polltax/pristine by
- *                   scratch_import() (scratch.h: git add with
- *                   --work-tree=KERNEL_DIR, the tree is only read; a root
- *                   commit with the Makefile's date), build products left out
  *   src/apply       where the series is "git am"ed; the result is kept as
  *                   refs/polltax/<kernel>-<hash of its input>
  *   src/<kernel>    base, patched, two-call: one worktree each, moved with
@@ -80,17 +78,11 @@ static void add_worktree(struct boot_work *w, const char *path)
 	scratch_worktree_add(w->repo, path, w->pristine, w->quiet);
 }
 
-/* what a prepared tree has beside its sources: not part of the tree the kernels are built from */
-static const char *const import_exclude[] = {
-	":(exclude).config", ":(exclude).config.old", ":(exclude)include/config",
-	":(exclude)include/generated", ":(exclude)arch/*/include/generated",
-	":(exclude,glob)**/*.o", ":(exclude,glob)**/.*.cmd", ":(exclude,glob)**/*.ko", NULL
-};
-
 void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir, int jobs, bool quiet)
 {
 	struct tree t;
-	char *dot, *msg, *date;
+	struct scratch base;
+	char *dot, *old;
 
 	memset(w, 0, sizeof(*w));
 	w->jobs = jobs;
@@ -102,7 +94,6 @@ void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir,
 	dot = strchr(w->series_ver, '.');
 	if (dot && (dot = strchr(dot + 1, '.')))
 		*dot = '\0';
-	tree_free(&t);
 	if (workdir) {
 		w->root = xstrdup(workdir);
 	} else {
@@ -114,16 +105,25 @@ void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir,
 	if (mkdir_p(w->root) < 0)
 		die("cannot create '%s': %s", w->root, strerror(errno));
 	scratch_lock(w->root, false, quiet);
-	w->repo = path_join(w->root, "git");
-	if (!quiet)
-		fprintf(stderr, "boot-test: %s '%s'\n",
-			is_dir(w->repo) ? "checking for changes in" : "importing (a few minutes, once)", w->tree);
-	/* git add reads the tree (stat-cached after the first run), never writes it */
-	msg = xasprintf("pristine %s (%s)", w->version, w->tree);
-	date = scratch_tree_date(w->tree);
-	w->pristine = scratch_import(w->repo, w->tree, import_exclude, "refs/polltax/pristine", msg, date, quiet);
-	free(msg);
-	free(date);
+	/* the tree's one import, shared with series and verify (scratch.h): its base commit */
+	scratch_base(&base, &t, quiet);
+	w->repo = xstrdup(base.git_dir);
+	w->pristine = xstrdup(base.base);
+	scratch_free(&base);
+	tree_free(&t);
+	/* an import of the boot test's own, as older versions made: its worktrees go with it */
+	old = path_join(w->root, "git");
+	if (is_dir(old)) {
+		char *src = path_join(w->root, "src");
+
+		if (!quiet)
+			fprintf(stderr, "boot-test: removing '%s' and '%s': the boot test now uses '%s'\n", old, src,
+				w->repo);
+		rm_rf(src);
+		rm_rf(old);
+		free(src);
+	}
+	free(old);
 
 	for (int i = 0; i < NR_KERNELS; i++) {
 		w->k[i].src = xasprintf("%s/src/%s", w->root, kernel_names[i]);

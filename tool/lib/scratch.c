@@ -229,12 +229,23 @@ char *scratch_import(const char *git_dir, const char *root, const char *const *e
 	return sb_detach_trimmed(&out);
 }
 
+/*
+ * What a tree prepared or built in place has beside its sources (the
+ * configuration, generated headers, objects): not part of the tree the
+ * series applies to and the kernels are built from (with O=).
+ */
+static const char *const build_products[] = {
+	":(exclude).config", ":(exclude).config.old", ":(exclude)include/config",
+	":(exclude)include/generated", ":(exclude)arch/*/include/generated",
+	":(exclude,glob)**/*.o", ":(exclude,glob)**/.*.cmd", ":(exclude,glob)**/*.ko", NULL
+};
+
 static void base_from_files(struct scratch *s, const struct tree *t, bool quiet)
 {
 	char *msg = xasprintf("linux %s as found in the tree", t->version);
 
 	s->date = scratch_tree_date(t->root);
-	s->base = scratch_import(s->git_dir, t->root, NULL, "refs/polltax/pristine", msg, s->date, quiet);
+	s->base = scratch_import(s->git_dir, t->root, build_products, "refs/polltax/pristine", msg, s->date, quiet);
 	s->from_git = false;
 	free(msg);
 }
@@ -276,7 +287,7 @@ bool scratch_worktree_add(const char *git_dir, const char *path, const char *com
 	return added;
 }
 
-void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool quiet)
+void scratch_base(struct scratch *s, const struct tree *t, bool quiet)
 {
 	char *dotgit = path_join(t->root, ".git");
 
@@ -296,7 +307,11 @@ void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool
 	else
 		base_from_files(s, t, quiet);
 	free(dotgit);
+}
 
+void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool quiet)
+{
+	scratch_base(s, t, quiet);
 	s->work = path_join(s->dir, use);
 	if (!scratch_worktree_add(s->git_dir, s->work, s->base, quiet)) {
 		/* git am may have stopped half way in an earlier run */

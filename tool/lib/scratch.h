@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * scratch.h - git work trees in the cache, for the stages that write
- * (series, verify): polltax never writes into the user's tree.
+ * (series, verify, boot-test): polltax never writes into the user's tree.
  *
  * Per kernel tree there is one bare repository in the cache,
- * $CACHE/work/<name>-<hash>/base.git, holding the tree's base commit:
+ * $CACHE/work/<name>-<hash>/base.git, holding the tree's base commit; it
+ * is the one import of the tree, shared by series, verify and the boot
+ * test:
  *   - a git clone: a "git clone --shared" of it, and the base is its
  *     HEAD (nothing is written into the clone, not even a worktree entry);
  *   - an unpacked tarball: the tree's files are committed into it as they
- *     are ("git add" reading the tree, writing only base.git), with the
- *     date of the tree's Makefile, so the same tree gives the same commit.
- * Each use ("series", "verify") checks out its own work tree from it,
- * reset and cleaned on every run, and kept so that a build directory
- * next to it stays valid across runs.  One polltax at a time works in
- * $CACHE/work/<name>-<hash> (a lock file there; a second one waits).
+ *     are ("git add" reading the tree, writing only base.git), build
+ *     products left out (a tree built in place), with the date of the
+ *     tree's Makefile, so the same tree gives the same commit.
+ * Each use ("series", "verify"; the boot test's kernels) checks out its
+ * own work tree from it, reset and cleaned on every run, and kept so that
+ * a build directory next to it stays valid across runs.  One polltax at a
+ * time works in $CACHE/work/<name>-<hash> (a lock file there; a second
+ * one waits).
  */
 #ifndef POLLTAX_SCRATCH_H
 #define POLLTAX_SCRATCH_H
@@ -31,6 +35,8 @@ struct scratch {
 
 /* Prepare the base repository of T and the work tree USE at the base commit (clean). Dies on failure. */
 void scratch_open(struct scratch *s, const struct tree *t, const char *use, bool quiet);
+/* Only the base repository of T (locked until the process exits); S->work stays NULL. */
+void scratch_base(struct scratch *s, const struct tree *t, bool quiet);
 void scratch_free(struct scratch *s);
 
 /*
