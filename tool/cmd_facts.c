@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "extract.h"
 #include "kbuild.h"
+#include "maintainers.h"
 #include "tree.h"
 
 #include <stdlib.h>
@@ -73,7 +74,7 @@ static json_t *kbuild_facts(const struct flags *f, const struct tree *t, struct 
 }
 
 static const char usage[] =
-"usage: polltax facts [--kbuild] KERNEL_DIR FILE...\n"
+"usage: polltax facts [--kbuild | --maintainers] KERNEL_DIR FILE...\n"
 "\n"
 "Print the facts the analyzer extracts from each FILE as JSON: function\n"
 "summaries, ops initializers, creation sites.  For debugging a verdict;\n"
@@ -87,6 +88,9 @@ static const char usage[] =
 "                its flags, whether the configuration builds it, its Kconfig\n"
 "                symbol and the line that builds it, its make target (one\n"
 "                JSON object a line)\n"
+"      --maintainers  the MAINTAINERS section of each FILE, as 'polltax scan'\n"
+"                records it (\"section\" in polltax.json): FILE, a tab, the\n"
+"                section (empty when only THE REST claims it), a line each\n"
 "  -h, --help    this text\n"
 "\n"
 "exit status: 0 done, 2 usage, 1 a FILE the configuration does not compile\n"
@@ -121,12 +125,13 @@ int cmd_facts(int argc, char **argv)
 	struct strvec files = STRVEC_INIT;
 	int first = 1, rc = 0;
 	bool kb = argc > 1 && !strcmp(argv[1], "--kbuild");
+	bool mt = argc > 1 && !strcmp(argv[1], "--maintainers");
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		fputs(usage, stdout);
 		return 0;
 	}
-	first += kb;
+	first += kb || mt;
 	if (argc > first && argv[first][0] == '-') {
 		fprintf(stderr, "polltax facts: unknown option '%s'\n", argv[first]);
 		return args_bad_option(usage);
@@ -138,13 +143,28 @@ int cmd_facts(int argc, char **argv)
 	for (int i = first + 1; i < argc; i++) {
 		char *rel = tree_file(t.root, argv[i]);
 
-		if (!rel && kb)
+		if (!rel && (kb || mt))
 			rel = xstrdup(argv[i]);	/* what the makefiles say of a name: it need not exist */
 		if (!rel)
 			die_code(EXIT_INPUT, "'%s' does not exist in the kernel tree '%s' (FILE is relative to it)",
 				 argv[i], t.root);
 		sv_push(&files, rel);
 		free(rel);
+	}
+	if (mt) {
+		struct maint_db *md = maint_db_load(t.root);
+		const char *sec;
+
+		if (!md)
+			die_code(EXIT_INPUT, "cannot read '%s/MAINTAINERS'", t.root);
+		for (size_t i = 0; i < files.n; i++) {
+			sec = maint_db_section(md, files.v[i]);
+			printf("%s\t%s\n", files.v[i], sec ? sec : "");
+		}
+		maint_db_free(md);
+		sv_clear(&files);
+		tree_free(&t);
+		return 0;
 	}
 	flags_init(&f, &t, &po);
 	if (kb) {
