@@ -4,7 +4,8 @@
 #
 # The fixture's report is opened as report.html#selftest:NAME; the page's
 # own script then sorts the implementations by function, filters them by
-# class and finds NAME with the text box, and writes each verdict into the
+# class, finds NAME with the text box, and follows a section of the view
+# by MAINTAINERS section to its rows, and writes each verdict into the
 # element #selftest, which --dump-dom shows us.  Any console message (the
 # page logs none) is a failure; a page with a deliberate error must be
 # caught, so the check itself is checked.  A screenshot is left in
@@ -86,6 +87,14 @@ for t in sort sort-descending filter-class filter-text; do
 	printf '%s\n' "$st" | grep -q "data-$t=\"pass\"" && r=ok || r=bad
 	check "browser: $what" $r "$st"
 done
+for t in filter-section sort-sections; do
+	case $t in
+	filter-section) what="a section's link in the view by MAINTAINERS section shows as many rows as it counts" ;;
+	sort-sections) what="the view by MAINTAINERS section sorts by its total" ;;
+	esac
+	printf '%s\n' "$st" | grep -q "data-$t=\"pass\"" && r=ok || r=bad
+	check "browser: $what" $r "$st"
+done
 printf '%s\n' "$st" | grep -q 'data-filter-text-rows="1"' && r=ok || r=bad
 check "browser: the text box leaves exactly the one driver" $r "$st"
 if grep -q ':CONSOLE' "$D/chromium.err"; then
@@ -112,6 +121,35 @@ set -- $(rows_of "$D/hash-class.html")
 check "browser: #class=$CLASS in the URL shows the $want rows of that class" $r "shown/total: $*"
 grep '<tr ' "$D/hash-class.html.rows" | grep -v ' hidden' | grep -vq "data-class=\"$CLASS\"" && r=bad || r=ok
 check "browser: and only rows of that class" $r "$(grep -v ' hidden' "$D/hash-class.html.rows" | grep -v "$CLASS" | head -n 2)"
+
+# The view by MAINTAINERS section (the fixture's MAINTAINERS): its sections
+# and counts, and the filter by section kept in the URL (#sec=NAME).
+grep -q '<section id="sections">' "$PAGE" && grep -q '<table class="grid sortable" id="secs">' "$PAGE" && r=ok || r=bad
+check "browser: the page has the view by MAINTAINERS section" $r "no #sections with its table"
+sec_total() {	# PAGE SECTION: the total the view shows for SECTION
+	grep -o "<tr data-sec=\"$2\"><td[^>]*><a [^>]*>[^<]*</a></td><td class=\"n\">[0-9]*" "$1" | sed 's/.*>//'
+}
+# EVENTFD AND SIGNALFD names two files, fs/dynamic-per-task-signalfd.c and
+# fs/single-private-anon-getfd.c, each with one ->poll
+SEC='EVENTFD AND SIGNALFD'
+[ "$(sec_total "$PAGE" "$SEC")" = 2 ] && r=ok || r=bad
+check "browser: the view counts 2 implementations in $SEC" $r "total shown: '$(sec_total "$PAGE" "$SEC")'"
+# a file below fs/fixfs/ is claimed by no section but THE REST ("F: fs/*" does not go below fs/)
+grep -q '<tr data-class="[^"]*" data-conv="[^"]*" data-sub="fs/fixfs" data-sec="(no MAINTAINERS section)"' "$PAGE" &&
+	[ -n "$(sec_total "$PAGE" '(no MAINTAINERS section)')" ] && r=ok || r=bad
+check "browser: files only THE REST claims are in the group (no MAINTAINERS section)" $r \
+	"$(grep -o '<tr [^>]*data-sub="fs/fixfs"[^>]*>' "$PAGE" | head -n 1)"
+SEC='CHAR and MISC DRIVERS'
+want=$(jq --arg s "$SEC" '[ .implementations[] | select(.section == $s) ] | length' "$SCAN/polltax.json")
+[ "${want:-0}" -gt 2 ] && [ "$(sec_total "$PAGE" "$SEC")" = "$want" ] && r=ok || r=bad
+check "browser: the view counts the $want implementations polltax.json puts in $SEC" $r \
+	"total shown: '$(sec_total "$PAGE" "$SEC")', polltax.json: $want"
+run_chromium --dump-dom "file://$PAGE#sec=CHAR%20and%20MISC%20DRIVERS" >"$D/hash-sec.html" 2>/dev/null
+set -- $(rows_of "$D/hash-sec.html")
+[ "${1:-0}" = "$want" ] && [ "${2:-0}" -gt "$want" ] && r=ok || r=bad
+check "browser: #sec=$SEC in the URL shows its $want rows" $r "shown/total: $*"
+grep -v ' hidden' "$D/hash-sec.html.rows" | grep -vq "data-sec=\"$SEC\"" && r=bad || r=ok
+check "browser: and only rows of that section" $r "$(grep -v ' hidden' "$D/hash-sec.html.rows" | grep -v "$SEC" | head -n 2)"
 
 # The check of the check: a page that throws must be caught.
 sed 's|</body>|<script>polltax_no_such_function();</script></body>|' "$PAGE" >"$D/broken.html"

@@ -97,7 +97,8 @@ check "progress: the chart is byte-identical for the same history" $r "$D/first.
 # The report embeds the chart once a history exists; the report is byte-identical.
 grep -q 'id="progress"' "$OUT/report.html" && grep -q '<svg ' "$OUT/report.html" && r=ok || r=bad
 check "progress: report.html embeds the chart" $r "no chart in $OUT/report.html"
-"$POLLTAX" report --html "$D/r1.html" "$OUT" && "$POLLTAX" report --html "$D/r2.html" "$OUT" &&
+# (scan writes its page with --tree: links to file://TREE/FILE)
+"$POLLTAX" report --tree "$D/tree" --html "$D/r1.html" "$OUT" && "$POLLTAX" report --tree "$D/tree" --html "$D/r2.html" "$OUT" &&
 	cmp -s "$D/r1.html" "$D/r2.html" && cmp -s "$D/r1.html" "$OUT/report.html" && r=ok || r=bad
 check "progress: report.html is byte-identical for the same input" $r "reports differ"
 
@@ -156,5 +157,38 @@ grep -qxF "$nref refused by polltax series, with the reason:" "$E/progress.txt" 
 check "progress: each refusal is listed with its reason" $r "$(sed -n '1,/^## /p' "$E/progress.txt")"
 echo "${2:-}" | grep -qx '[0-9a-f]\{7,40\}@2026-11-30' && r=ok || r=bad
 check "progress: without a tag, the version is git describe --always and the commit's date" $r "version '${2:-}'"
+
+# scan --label names a scan (a tree with part of a series applied), and
+# SOURCE_DATE_EPOCH dates it: the same inputs, the same history
+L=$D/label
+mkdir -p "$L"
+SOURCE_DATE_EPOCH=86400 "$POLLTAX" scan -q -j 2 --label "6.12 + 1/2 infrastructure, char..fs" -o "$L/a" "$D/tree" 2>"$D/label.err" &&
+	grep -q '"label": "6.12 + 1/2 infrastructure, char..fs"' "$L/a/history.json" &&
+	grep -q '"date": "1970-01-02T00:00:00Z"' "$L/a/history.json" && r=ok || r=bad
+check "progress: scan --label is recorded, SOURCE_DATE_EPOCH is the date" $r "$(cat "$D/label.err" "$L/a/history.json" 2>/dev/null | head -n 5)"
+mkdir -p "$L/b"
+cp "$L/a/history.json" "$L/b/" 2>/dev/null
+SOURCE_DATE_EPOCH=86400 "$POLLTAX" scan -q -j 2 --label "6.12 + 2/2 input..usb" -o "$L/b" "$D/tree" 2>>"$D/label.err"
+"$POLLTAX" progress --svg "$L/chart.svg" "$L/b" >"$L/progress.txt" 2>>"$D/label.err"
+grep -q '6.12 + 1/2 infrastructure, char..fs' "$L/progress.txt" && grep -q '6.12 + 2/2 input..usb' "$L/progress.txt" &&
+	r=ok || r=bad
+check "progress: the table shows the labels" $r "$(cat "$L/progress.txt")"
+# a label too long for the space between two points (eight scans) is wrapped, the chart widened, no text lost
+jq '[ range(8) as $i | .[$i % 2] | .label = "6.12 + \($i)/7 infrastructure, char..fs" ]' "$L/b/history.json" >"$L/eight.json"
+"$POLLTAX" progress --history "$L/eight.json" --svg "$L/eight.svg" "$L/b" >/dev/null 2>>"$D/label.err"
+w=$(sed -n 's/^<svg [^>]* width="\([0-9]*\)".*/\1/p' "$L/eight.svg")
+grep -q '>6.12 + 7/7<' "$L/eight.svg" && grep -q '>infrastructure,<' "$L/eight.svg" && grep -q '>char..fs<' "$L/eight.svg" &&
+	[ "${w:-0}" -gt 760 ] && grep -q '<svg [^>]* width="760"' "$L/chart.svg" && r=ok || r=bad
+check "progress: a long label is wrapped in the chart, which widens; short ones keep 760 units" $r \
+	"width $w; $(grep -o '<text[^>]*fill="#222">[^<]*' "$L/eight.svg" | sed -n '4,9p')"
+SOURCE_DATE_EPOCH=86400 "$POLLTAX" scan -q -j 2 --label "6.12 + 2/2 input..usb" -o "$L/b" "$D/tree" 2>>"$D/label.err"
+"$POLLTAX" progress --svg "$L/chart2.svg" "$L/b" >/dev/null 2>&1
+cmp -s "$L/chart.svg" "$L/chart2.svg" && [ "$(grep -c '"implementations"' "$L/b/history.json")" -eq 2 ] && r=ok || r=bad
+check "progress: a re-run with the same date and label adds nothing and draws the same bytes" $r \
+	"$(grep -c '"implementations"' "$L/b/history.json") entries"
+# progress --history FILE: the history of FILE, with the scan of OUT_DIR
+"$POLLTAX" progress --history "$L/b/history.json" --svg "$L/h.svg" "$OUT" >"$L/h.txt" 2>>"$D/label.err" &&
+	grep -q 'input..usb' "$L/h.txt" && cmp -s "$L/h.svg" "$L/chart.svg" && r=ok || r=bad
+check "progress: --history FILE draws that history" $r "$(cat "$L/h.txt")"
 
 echo "RESULT $passed $failed"

@@ -25,7 +25,7 @@ P=$S/report.html
 "$POLLTAX" report "$S" && [ -s "$P" ] && r=ok || r=bad
 check "report: writes OUT_DIR/report.html" $r "no $P"
 
-for id in summary classes subsystems implementations disagreements layers files; do
+for id in summary classes subsystems sections implementations disagreements layers files; do
 	grep -q "<section id=\"$id\">" "$P" && r=ok || r=bad
 	check "report: has the $id section" $r "no section $id"
 done
@@ -48,6 +48,35 @@ rows=$(grep -c '^<tr data-class=' "$P")
 all=$(grep -c '"subsystem":' "$S/polltax.json")
 [ "$rows" -eq "$all" ] && r=ok || r=bad
 check "report: one table row per implementation ($rows)" $r "$rows rows for $all implementations"
+
+# the view by MAINTAINERS section: every implementation has its section in
+# polltax.json, as 'polltax facts --maintainers' finds it from MAINTAINERS;
+# one row per section, the group of no section last; the totals add up
+n_sec=$(jq '[ .implementations[] | select(.section | type == "string") ] | length' "$S/polltax.json")
+[ "$n_sec" -eq "$all" ] && r=ok || r=bad
+check "report: polltax.json gives every implementation its MAINTAINERS section" $r "$n_sec of $all have one"
+jq -r '.implementations[] | "\(.file)\t\(.section)"' "$S/polltax.json" | sort -u >"$D/sec.want"
+"$POLLTAX" facts --maintainers "$TOP/tests/fixtures/tree" $(cut -f 1 "$D/sec.want") | sort -u >"$D/sec.got"
+cmp -s "$D/sec.want" "$D/sec.got" && r=ok || r=bad
+check "report: the sections are those of 'polltax facts --maintainers'" $r "$(diff "$D/sec.want" "$D/sec.got" | head -n 4)"
+grep -q 'drivers/char/[^	]*	CHAR and MISC DRIVERS$' "$D/sec.got" && grep -q '^fs/dynamic-per-task-signalfd.c	EVENTFD AND SIGNALFD$' "$D/sec.got" &&
+	grep -q '^fs/fixfs/[^	]*	$' "$D/sec.got" && r=ok || r=bad
+check "report: a directory's F: claims the files below it, a file's F: that file, fs/* not fs/fixfs/" $r "$(head -n 3 "$D/sec.got")"
+nsec=$(jq -r '.implementations[] | .section' "$S/polltax.json" | sort -u | wc -l)
+rows_sec=$(grep -c '^<tr data-sec=' "$P")
+[ "$rows_sec" -eq "$nsec" ] && r=ok || r=bad
+check "report: one row per MAINTAINERS section ($nsec, the group of no section included)" $r "$rows_sec rows"
+grep '^<tr data-sec=' "$P" | tail -n 1 | grep -q '^<tr data-sec="(no MAINTAINERS section)">' && r=ok || r=bad
+check "report: the group (no MAINTAINERS section) comes last" $r "$(grep -o '^<tr data-sec="[^"]*"' "$P" | tail -n 1)"
+sum=$(grep '^<tr data-sec=' "$P" | sed 's|^.*</a></td><td class="n">\([0-9]*\)</td>.*$|\1|' | awk '{ s += $1 } END { print s + 0 }')
+[ "$sum" -eq "$all" ] && r=ok || r=bad
+check "report: the sections' totals add up to the $all implementations" $r "they add up to $sum"
+grep -q '<select id="f-sec">' "$P" && r=ok || r=bad
+check "report: the table of implementations has a filter by section" $r "no #f-sec"
+jq 'del(.implementations[].section)' "$S/polltax.json" >"$D/old.json" && mkdir -p "$D/old" && mv "$D/old.json" "$D/old/polltax.json" &&
+	"$POLLTAX" report "$D/old" && grep -q 'records no MAINTAINERS section' "$D/old/report.html" &&
+	! grep -q 'id="f-sec"' "$D/old/report.html" && r=ok || r=bad
+check "report: a scan without sections (an older polltax) says so, with no section filter" $r "$(grep -o '<section id="sections">.\{0,200\}' "$D/old/report.html")"
 
 # links: relative paths by default, the template otherwise
 grep -q '<a href="drivers/char/single-private-helper-other-file.c">drivers/char/single-private-helper-other-file.c:70</a>' "$P" &&

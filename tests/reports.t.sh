@@ -7,7 +7,10 @@
 #     "schema" against 'polltax --version' and the fixture scan);
 #   - the classifier sources are those recorded in reports/sources.sha256
 #     (the list is tool/mk/report.mk's REPORT_SOURCES);
-#   - the history goes from the base version to the head version;
+#   - the history goes from the base version to the head version, and
+#     the one of the chart (postings/history.json, 'make reports-postings')
+#     on to the head with each posting of its series applied, converted
+#     rising to the series' total and convertible falling to 0;
 #   - the pages, the chart and progress.md rebuilt from the committed facts
 #     ('make reports-html') are byte-identical to the committed ones.
 # A failure here means: run 'make reports' (or 'make reports-html' when
@@ -29,7 +32,7 @@ missing=
 for f in README.md progress.md progress.svg sources.sha256 \
 	 linux-$BASE/polltax.json linux-$BASE/polltax.csv linux-$BASE/summary.md linux-$BASE/report.html \
 	 linux-$HEAD/polltax.json linux-$HEAD/polltax.csv linux-$HEAD/summary.md linux-$HEAD/report.html \
-	 linux-$HEAD/history.json; do
+	 linux-$HEAD/history.json postings/history.json; do
 	[ -s "$R/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && r=ok || r=bad
@@ -79,6 +82,26 @@ case "$first/$last" in
 *) r=bad ;;
 esac
 check "reports: the history goes from $BASE to $HEAD ($first -> $last)" $r "history from '$first' to '$last'"
+
+# the chart's history: base, head, then "HEAD + K/N TOPIC" for K = 1..N
+P=$R/postings/history.json
+labels=$(jq -r '.[] | .label // .version' "$P")
+n=$(jq 'length - 2' "$P")
+want=$(printf '%s\n' "$labels" | sed -n '3,$p' | awk -v h="$HEAD" -v n="$n" '
+	{ if (index($0, h " + " NR "/" n " ") != 1) bad = 1 } END { print bad ? "bad" : "ok" }')
+case $(printf '%s\n' "$labels" | sed -n 1p)/$(printf '%s\n' "$labels" | sed -n 2p) in
+"$BASE".*/"$HEAD".*) ;;
+*) want=bad ;;
+esac
+[ "$n" -ge 1 ] && check "reports: the chart goes $BASE, $HEAD, then $HEAD + 1/$n ... $HEAD + $n/$n, one posting each" $want \
+	"labels: $(printf '%s\n' "$labels" | tr '\n' ';')" ||
+	check "reports: the chart has the postings of the series" bad "$P has no posting (run 'make reports-postings')"
+conv=$(jq -r '[ .[] | .by_convertible.converted // 0 ] | map(tostring) | join(" ")' "$P")
+rising=$(jq '[ .[] | .by_convertible.converted // 0 ] | . as $c | [ range(2; length) | $c[.] > $c[. - 1] ] | all' "$P")
+left=$(jq '.[-1] | (.by_convertible.yes // 0) - (.refused // 0)' "$P")
+[ "$rising" = true ] && [ "$left" = 0 ] && r=ok || r=bad
+check "reports: each posting converts more ($conv), and after the last none convertible is left" $r \
+	"converted: $conv; convertible after the last posting: $left"
 
 if make -s --no-print-directory -C "$TOP" reports-html POLLTAX="$POLLTAX" REPORTS_OUT="$D" \
 	>"$D/make.out" 2>&1; then

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "scan/extract.h"
 #include "lib/kbuild.h"
+#include "lib/maintainers.h"
 #include "lib/tree.h"
 
 #include <getopt.h>
@@ -74,7 +75,7 @@ static json_t *kbuild_facts(const struct flags *f, const struct tree *t, struct 
 }
 
 static const char usage[] =
-"usage: polltax facts [--kbuild] KERNEL_DIR FILE...\n"
+"usage: polltax facts [--kbuild | --maintainers] KERNEL_DIR FILE...\n"
 "\n"
 "Print the facts the analyzer extracts from each FILE as JSON: function\n"
 "summaries, ops initializers, creation sites.  For debugging a verdict;\n"
@@ -88,6 +89,9 @@ static const char usage[] =
 "                its flags, whether the configuration builds it, its Kconfig\n"
 "                symbol and the line that builds it, its make target (one\n"
 "                JSON object a line)\n"
+"      --maintainers  the MAINTAINERS section of each FILE, as 'polltax scan'\n"
+"                records it (\"section\" in polltax.json): FILE, a tab, the\n"
+"                section (empty when only THE REST claims it), a line each\n"
 "  -h, --help    this text\n"
 "\n"
 "exit status: 0 done, 2 usage, 1 a FILE the configuration does not compile\n"
@@ -122,16 +126,18 @@ int cmd_facts(int argc, char **argv)
 	struct strvec files = STRVEC_INIT;
 	static const struct option opts[] = {
 		{ "kbuild", no_argument, NULL, 'k' },
+		{ "maintainers", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int first, rc = 0, c;
-	bool kb = false;
+	bool kb = false, mt = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k': kb = true; break;
+		case 'm': mt = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: return args_bad_option(usage);
 		}
@@ -144,13 +150,28 @@ int cmd_facts(int argc, char **argv)
 	for (int i = first + 1; i < argc; i++) {
 		char *rel = tree_file(t.root, argv[i]);
 
-		if (!rel && kb)
+		if (!rel && (kb || mt))
 			rel = xstrdup(argv[i]);	/* what the makefiles say of a name: it need not exist */
 		if (!rel)
 			die_code(EXIT_INPUT, "'%s' does not exist in the kernel tree '%s' (FILE is relative to it)",
 				 argv[i], t.root);
 		sv_push(&files, rel);
 		free(rel);
+	}
+	if (mt) {
+		struct maint_db *md = maint_db_load(t.root);
+		const char *sec;
+
+		if (!md)
+			die_code(EXIT_INPUT, "cannot read '%s/MAINTAINERS'", t.root);
+		for (size_t i = 0; i < files.n; i++) {
+			sec = maint_db_section(md, files.v[i]);
+			printf("%s\t%s\n", files.v[i], sec ? sec : "");
+		}
+		maint_db_free(md);
+		sv_clear(&files);
+		tree_free(&t);
+		return 0;
 	}
 	flags_init(&f, &t, &po);
 	if (kb) {

@@ -39,6 +39,10 @@ static const char usage[] =
 "                        moved to another file and reclassified\n"
 "      --markdown FILE   write the table, the chart (as a link) and the\n"
 "                        movement to FILE as Markdown\n"
+"      --history FILE    read the scans from FILE instead of\n"
+"                        OUT_DIR/history.json (reports/: the history of 6.1,\n"
+"                        6.12 and 6.12 with each posting of its series\n"
+"                        applied, shown with the scan of 6.12)\n"
 "  -h, --help            this text\n"
 "\n"
 "exit status: 0 done, 2 usage, 3 no history.json (or no scan in OLD_DIR),\n"
@@ -120,10 +124,11 @@ int cmd_progress(int argc, char **argv)
 		{ "svg", required_argument, NULL, 'S' },
 		{ "since", required_argument, NULL, 's' },
 		{ "markdown", required_argument, NULL, 'm' },
+		{ "history", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *svg_path = NULL, *since = NULL, *md = NULL;
+	const char *svg_path = NULL, *since = NULL, *md = NULL, *hist = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	json_t *h, *mv = NULL, *refused;
 	char *hp, *svg, *dir, *outf = NULL;
@@ -136,6 +141,7 @@ int cmd_progress(int argc, char **argv)
 		case 'S': svg_path = optarg; break;
 		case 's': since = optarg; break;
 		case 'm': md = optarg; break;
+		case 'H': hist = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: return args_bad_option(usage);
 		}
@@ -147,7 +153,7 @@ int cmd_progress(int argc, char **argv)
 	svg_path = abs_path(svg_path);
 	since = abs_path(since);
 	md = abs_path(md);
-	hp = path_join(dir, "history.json");
+	hp = hist ? abs_path(hist) : path_join(dir, "history.json");
 	if (!is_file(hp))
 		die_code(EXIT_INPUT, "no history in '%s'; every 'polltax scan -o %s' adds to it", hp, argv[optind]);
 	h = history_load(hp);

@@ -57,6 +57,10 @@ static const char usage[] =
 "                       was parsed (pch, plain, again: see polltax parse-floor)\n"
 "                       and why not with a precompiled header\n"
 "      --timeout SEC    give up on one file after SEC seconds (default: 300)\n"
+"      --label TEXT     name this scan TEXT in history.json, for 'polltax\n"
+"                       progress' (default: the tree's git describe or version;\n"
+"                       e.g. '6.12 + 2/6 char..notify' for a tree with part of\n"
+"                       a series applied)\n"
 "  -q, --quiet          no progress output\n"
 "  -h, --help           this text\n"
 "\n"
@@ -141,6 +145,7 @@ int cmd_scan(int argc, char **argv)
 		{ "trace-bodies", no_argument, NULL, 'B' },
 		{ "times", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "label", required_argument, NULL, 'L' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -150,7 +155,7 @@ int cmd_scan(int argc, char **argv)
 	json_t *res;
 	sigset_t hold, old;
 	char *outdir, *build, *times;
-	const char *typed_out, *only = NULL, *tree_arg;
+	const char *typed_out, *only = NULL, *tree_arg, *label = NULL;
 	char *top = NULL, *sub = NULL;
 	bool out_given = false;
 	int c;
@@ -173,6 +178,7 @@ int cmd_scan(int argc, char **argv)
 			if (o.timeout < 1)
 				die_code(EXIT_USAGE, "--timeout takes a number of seconds, not '%s'", optarg);
 			break;
+		case 'L': label = optarg; break;
 		case 'q': o.quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: return args_bad_option(usage);
@@ -220,7 +226,7 @@ int cmd_scan(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &hold, &old);
 	if (write_outputs(o.outdir, res) < 0)
 		die("cannot write the outputs to '%s'", o.outdir);
-	if (history_append(o.outdir, res) < 0)
+	if (history_append(o.outdir, res, label) < 0)
 		die("cannot update the history in '%s'", o.outdir);
 	/* report.html, with the history just written, linking into the tree */
 	cmd_report(4, (char *[]){ "report", "--tree", t.root, (char *)o.outdir, NULL });

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -395,4 +396,212 @@ char *maint_section_named(const char *root, const char *name, struct strvec *clo
 		}
 	sv_clear(&all);
 	return r;
+}
+
+/*
+ * The MAINTAINERS file read by polltax itself (maint_db_*), for the scan:
+ * get_maintainer.pl's rules for which sections match a file, and
+ * maint_section()'s for the most specific of them, without a perl per file.
+ */
+struct maint_pat {
+	char *raw;		/* as written after "F:"/"X:"/"N:" */
+	char type;		/* 'F', 'X', 'N' */
+	bool plain;		/* no regex character: compared as text */
+	bool dir;		/* ends in '/', or names a directory of the tree (get_maintainer.pl adds the '/') */
+	int slashes;		/* of the pattern as get_maintainer.pl matches it */
+	regex_t re;		/* !plain: the pattern as get_maintainer.pl makes it a regex */
+	bool re_ok;
+};
+
+struct maint_sec {
+	char *name;
+	struct maint_pat *p;
+	size_t n;
+};
+
+struct maint_db {
+	struct maint_sec *s;
+	size_t n;
+};
+
+static void pat_init(struct maint_pat *p, const char *root, char type, const char *v)
+{
+	struct strbuf re = STRBUF_INIT;
+	size_t l = strlen(v);
+
+	memset(p, 0, sizeof(*p));
+	p->raw = xstrdup(v);
+	p->type = type;
+	if (type == 'N') {
+		/* a regex matched anywhere in the path (perl's /x: blanks do not count) */
+		for (const char *q = v; *q; q++)
+			if (*q != ' ' && *q != '\t')
+				sb_addc(&re, *q);
+		p->re_ok = regcomp(&p->re, re.buf ? re.buf : "", REG_EXTENDED | REG_NOSUB) == 0;
+		sb_release(&re);
+		return;
+	}
+	/* get_maintainer.pl: '.' is literal, '*' is '.*', '?' is '.', the rest is perl's regex */
+	p->plain = !strpbrk(v, "*?[]()+{}|^$\\");
+	if (l && v[l - 1] == '/') {
+		p->dir = true;
+	} else if (!strpbrk(v, ".*?")) {
+		/* -d on the converted text: it has a backslash (so is no directory) when v has a '.' */
+		char *d = path_join(root, v);
+
+		p->dir = is_dir(d);
+		free(d);
+	}
+	for (const char *q = v; *q; q++)
+		p->slashes += *q == '/';
+	if (p->dir && !(l && v[l - 1] == '/'))
+		p->slashes++;
+	if (p->plain)
+		return;
+	sb_addc(&re, '^');
+	for (const char *q = v; *q; q++) {
+		if (*q == '.')
+			sb_adds(&re, "\\.");
+		else if (*q == '*')
+			sb_adds(&re, ".*");
+		else if (*q == '?')
+			sb_addc(&re, '.');
+		else
+			sb_addc(&re, *q);
+	}
+	p->re_ok = regcomp(&p->re, re.buf, REG_EXTENDED | REG_NOSUB) == 0;
+	sb_release(&re);
+}
+
+/* get_maintainer.pl's file_match_pattern(): a prefix match, of as many directories unless a directory pattern */
+static bool pat_match(const struct maint_pat *p, const char *file, int file_slashes)
+{
+	if (p->type == 'N')
+		return p->re_ok && regexec(&p->re, file, 0, NULL, 0) == 0;
+	if (p->plain) {
+		size_t l = strlen(p->raw);
+
+		if (strncmp(file, p->raw, l))
+			return false;
+		if (p->dir && p->raw[l - 1] != '/')
+			return file[l] == '/';	/* "drivers/net" of a directory is "drivers/net/" */
+	} else if (!p->re_ok || regexec(&p->re, file, 0, NULL, 0) != 0) {
+		return false;
+	}
+	return p->dir || p->slashes == file_slashes;
+}
+
+struct maint_db *maint_db_load(const char *root)
+{
+	char *path = path_join(root, "MAINTAINERS"), *text;
+	struct maint_db *db;
+	struct maint_sec *cur = NULL;
+	char *prev = NULL;
+
+	if (read_file(path, &text, NULL) < 0) {
+		free(path);
+		return NULL;
+	}
+	free(path);
+	db = xcalloc(1, sizeof(*db));
+	for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
+		bool entry;
+
+		e = strchr(l, '\n');
+		if (e)
+			*e = '\0';
+		entry = l[0] >= 'A' && l[0] <= 'Z' && l[1] == ':' && (l[2] == '\t' || l[2] == ' ');
+		if (!entry) {
+			cur = NULL;
+			prev = *l ? l : NULL;
+			continue;
+		}
+		if (!cur && prev) {
+			db->s = xrealloc(db->s, (db->n + 1) * sizeof(*db->s));
+			cur = &db->s[db->n++];
+			memset(cur, 0, sizeof(*cur));
+			cur->name = xstrdup(prev);
+		}
+		prev = NULL;
+		if (cur && (l[0] == 'F' || l[0] == 'X' || l[0] == 'N')) {
+			const char *v = l + 2;
+			char *t;
+			size_t n;
+
+			while (*v == ' ' || *v == '\t')
+				v++;
+			t = xstrdup(v);
+			n = strlen(t);
+			while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\r'))
+				t[--n] = '\0';
+			if (n) {
+				cur->p = xrealloc(cur->p, (cur->n + 1) * sizeof(*cur->p));
+				pat_init(&cur->p[cur->n++], root, l[0], t);
+			}
+			free(t);
+		}
+	}
+	free(text);
+	return db;
+}
+
+const char *maint_db_section(const struct maint_db *db, const char *file)
+{
+	const char *best = NULL;
+	int best_score = -1, fs = 0;
+
+	if (!db)
+		return NULL;
+	for (const char *q = file; *q; q++)
+		fs += *q == '/';
+	for (size_t i = 0; i < db->n; i++) {
+		const struct maint_sec *s = &db->s[i];
+		bool excluded = false, matched = false;
+		int score = 0;
+
+		if (!strncmp(s->name, "THE REST", 8))
+			continue;
+		for (size_t k = 0; k < s->n && !excluded; k++)
+			if (s->p[k].type == 'X' && pat_match(&s->p[k], file, fs))
+				excluded = true;
+		if (excluded)
+			continue;
+		for (size_t k = 0; k < s->n; k++) {
+			if (s->p[k].type == 'X' || !pat_match(&s->p[k], file, fs))
+				continue;
+			matched = true;
+		}
+		if (!matched)
+			continue;
+		/* maint_section()'s choice among the sections get_maintainer.pl prints */
+		for (size_t k = 0; k < s->n; k++)
+			if (s->p[k].type == 'F') {
+				int sc = pattern_score(s->p[k].raw, file);
+
+				if (sc > score)
+					score = sc;
+			}
+		if (score > best_score || (score == best_score && best && strcmp(s->name, best) < 0)) {
+			best = s->name;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+void maint_db_free(struct maint_db *db)
+{
+	if (!db)
+		return;
+	for (size_t i = 0; i < db->n; i++) {
+		for (size_t k = 0; k < db->s[i].n; k++) {
+			if (db->s[i].p[k].re_ok)
+				regfree(&db->s[i].p[k].re);
+			free(db->s[i].p[k].raw);
+		}
+		free(db->s[i].p);
+		free(db->s[i].name);
+	}
+	free(db->s);
+	free(db);
 }

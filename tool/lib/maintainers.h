@@ -37,4 +37,17 @@ char *maint_prefix(const struct maint *m, const struct strvec *files);
  */
 char *maint_section_named(const char *root, const char *name, struct strvec *close);
 
+/*
+ * ROOT/MAINTAINERS read by polltax itself, for the scan (one perl per file
+ * would cost minutes on a real tree): maint_db_section() is the section
+ * maint_section() gives, found by get_maintainer.pl's rules (F: and N:
+ * match, X: excludes; '*' crosses no more directories than the pattern
+ * has) and maint_section()'s choice of the most specific; NULL when only
+ * THE REST matches.  maint_db_load() is NULL when there is no MAINTAINERS.
+ */
+struct maint_db;
+struct maint_db *maint_db_load(const char *root);
+const char *maint_db_section(const struct maint_db *db, const char *file);
+void maint_db_free(struct maint_db *db);
+
 #endif

@@ -49,10 +49,27 @@ REPORT_HEAD   ?= 6.12
 REPORT_WORK   ?= $(CACHE)/reports
 REPORT_URL    ?= https://elixir.bootlin.com/linux/v%v/source/%f\#L%l
 REPORT_SOURCES = $(sort $(wildcard tool/scan/*.[ch] tool/classify/*.[ch]) tool/report/census_report.c tool/lib/tree.c tool/lib/tree.h \
-		 tool/lib/kbuild.c tool/lib/kbuild.h tool/lib/json_util.c tool/lib/json_util.h) \
+		 tool/lib/kbuild.c tool/lib/kbuild.h tool/lib/json_util.c tool/lib/json_util.h \
+		 tool/lib/maintainers.c tool/lib/maintainers.h) \
 		 cocci/classify.cocci cocci/classify-macros.h
 
-.PHONY: reports reports-html report-sources report-versions
+# 'make reports-postings': the progress as a maintainer will live it, in the
+# committed chart: REPORT_BASE, REPORT_HEAD, then REPORT_HEAD with each
+# posting of its series applied in turn (tool/mk/reports-postings.sh), one
+# history, $(REPORTS)/postings/history.json; then 'make reports-html'.
+# REPORT_SERIES is the series (a 'polltax series -o' directory); made when
+# it has no series.json.  Byte-identical on a re-run.
+REPORT_SERIES  ?= $(REPORT_WORK)/series-$(REPORT_HEAD)
+REPORT_SIGNOFF ?= polltax reports <reports@polltax.invalid>
+REPORT_HISTORY  = $(REPORTS)/postings/history.json
+
+.PHONY: reports reports-html reports-postings report-sources report-versions
+reports-postings: deps all $(CACHE)/src/linux-source-$(REPORT_BASE)/Makefile $(CACHE)/src/linux-source-$(REPORT_HEAD)/Makefile
+	$(Q)POLLTAX=$(POLLTAX) CACHE=$(CACHE) REPORTS=$(REPORTS) REPORT_BASE=$(REPORT_BASE) REPORT_HEAD=$(REPORT_HEAD) \
+	  REPORT_WORK=$(REPORT_WORK) REPORT_SERIES=$(REPORT_SERIES) REPORT_SIGNOFF='$(REPORT_SIGNOFF)' JOBS=$(JOBS) \
+	  sh tool/mk/reports-postings.sh
+	$(Q)$(MAKE) --no-print-directory reports-html
+
 $(CACHE)/src/linux-source-%/Makefile:
 	@tool/ensure-packages linux-source-$*
 	@echo "polltax: unpacking /usr/src/linux-source-$*.tar.xz into $(CACHE)/src"
@@ -85,6 +102,7 @@ reports-html:
 	$(POLLTAX) report --url '$(REPORT_URL)' --since $(REPORTS)/linux-$(REPORT_BASE) \
 	  --html $(REPORTS_OUT)/linux-$(REPORT_HEAD)/report.html $(REPORTS)/linux-$(REPORT_HEAD)
 	$(POLLTAX) progress --since $(REPORTS)/linux-$(REPORT_BASE) --svg $(REPORTS_OUT)/progress.svg \
+	  $(if $(wildcard $(REPORT_HISTORY)),--history $(REPORT_HISTORY)) \
 	  --markdown $(REPORTS_OUT)/progress.md $(REPORTS)/linux-$(REPORT_HEAD)
 
 report-sources:

@@ -25,6 +25,10 @@ void progress_row(json_t *e, struct progress_row *r)
 
 	r->date = jstr(e, "date");
 	r->label = d[0] ? d : jstr(e, "version");
+	if (jstr(e, "label")[0]) {	/* 'scan --label' */
+		r->label = jstr(e, "label");
+		d = "";
+	}
 	/* no tag: 'git describe --always' is a bare hash, which says nothing of when: add the commit's date */
 	if (d[0] && strspn(d, "0123456789abcdef") == strlen(d) && jstr(e, "git_date")[0]) {
 		snprintf(r->buf, sizeof(r->buf), "%s@%s", d, jstr(e, "git_date"));
@@ -88,8 +92,86 @@ void progress_table_markdown(struct strbuf *sb, json_t *history)
 	}
 }
 
-/* Chart geometry (SVG user units). */
-enum { W = 760, H = 360, ML = 64, MR = 170, MT = 40, MB = 78 };
+/* Chart geometry (SVG user units); the width grows for long labels (chart_width()). */
+enum { W0 = 760, H = 360, ML = 64, MR = 170, MT = 40, MB = 78 };
+static int W = W0;
+
+/* Labels: about 6.7 units a character at font-size 12; wrapped at spaces into lines of LABEL_LINE characters. */
+#define CHAR_W 6.7
+enum { LABEL_LINE = 14, LABEL_LINES = 3 };
+
+/*
+ * Split LABEL at spaces into at most LABEL_LINES lines of about LABEL_LINE
+ * characters (a longer word keeps its line; the last line takes the rest):
+ * the start and length of each in START[] and LEN[]; returns the count.
+ */
+static int wrap_label(const char *label, const char **start, int *len)
+{
+	int n = 0;
+	const char *p = label;
+
+	while (*p && n < LABEL_LINES) {
+		const char *end = p, *sp;
+
+		while (*p == ' ')
+			p++;
+		end = p;
+		if (n == LABEL_LINES - 1) {
+			end = p + strlen(p);
+		} else {
+			/* take words while the line stays within LABEL_LINE, at least one */
+			while (*end) {
+				const char *w = end;
+
+				while (*w == ' ')
+					w++;
+				sp = strchr(w, ' ');
+				if (!sp)
+					sp = w + strlen(w);
+				if (end != p && sp - p > LABEL_LINE)
+					break;
+				end = sp;
+			}
+		}
+		if (end == p)
+			break;
+		start[n] = p;
+		len[n++] = (int)(end - p);
+		p = end;
+	}
+	return n;
+}
+
+/*
+ * The chart's width: W0, unless a label does not fit between two points;
+ * then the labels are wrapped (*WRAP) and the points spaced for the
+ * longest line.  Short labels keep the chart as it always was.
+ */
+static int chart_width(const struct progress_row *rows, size_t n, bool *wrap)
+{
+	double room = n > 1 ? (W0 - ML - MR - 40) / (double)(n - 1) : W0;
+	size_t longest = 0;
+	int widest = 0;
+
+	*wrap = false;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(rows[i].label) > longest)
+			longest = strlen(rows[i].label);
+	if (n < 2 || (double)longest * CHAR_W + 8 <= room)
+		return W0;
+	*wrap = true;
+	for (size_t i = 0; i < n; i++) {
+		const char *st[LABEL_LINES];
+		int ln[LABEL_LINES], k = wrap_label(rows[i].label, st, ln);
+
+		for (int j = 0; j < k; j++)
+			if (ln[j] > widest)
+				widest = ln[j];
+	}
+	room = (double)widest * CHAR_W + 12;
+	return (double)(W0 - ML - MR - 40) / (double)(n - 1) >= room ? W0 :
+		ML + MR + 40 + (int)(room * (double)(n - 1) + 0.5);
+}
 
 /* A round tick step (1, 2 or 5 times a power of ten) giving at most 6 ticks above 0. */
 static long long tick_step(long long v)
@@ -136,9 +218,12 @@ void progress_svg(struct strbuf *sb, json_t *history)
 	size_t n = json_array_size(history), i, every;
 	struct progress_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
 	long long max = 0, step;
+	bool wrap;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		progress_row(json_array_get(history, i), &rows[i]);
+	W = chart_width(rows, n, &wrap);
+	for (i = 0; i < n; i++) {
 		for (size_t s = 0; s < sizeof(series) / sizeof(series[0]); s++)
 			if (value(&rows[i], &series[s]) > max)
 				max = value(&rows[i], &series[s]);
@@ -180,10 +265,24 @@ void progress_svg(struct strbuf *sb, json_t *history)
 			continue;
 		sb_addf(sb, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\"/>\n", x, H - MB, x,
 			H - MB + 5);
-		sb_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#222\">", x, H - MB + 19);
-		sb_add_esc(sb, rows[i].label);
-		sb_addf(sb, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" "
-			    "fill=\"#777\">", x, H - MB + 33);
+		if (wrap) {
+			const char *st[LABEL_LINES];
+			int ln[LABEL_LINES], k = wrap_label(rows[i].label, st, ln);
+
+			for (int j = 0; j < k; j++) {
+				sb_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#222\">", x,
+					H - MB + 17 + 13 * j);
+				sb_add_escf(sb, "%.*s", ln[j], st[j]);
+				sb_adds(sb, "</text>\n");
+			}
+			sb_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" "
+				    "fill=\"#777\">", x, H - MB + 17 + 13 * k);
+		} else {
+			sb_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#222\">", x, H - MB + 19);
+			sb_add_esc(sb, rows[i].label);
+			sb_addf(sb, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" "
+				    "fill=\"#777\">", x, H - MB + 33);
+		}
 		sb_add_escf(sb, "%.10s", rows[i].date);
 		sb_adds(sb, "</text>\n");
 	}

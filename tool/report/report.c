@@ -106,7 +106,7 @@ static void page_head(struct strbuf *sb, json_t *r)
 static void nav(struct strbuf *sb, bool history, bool since, bool boot)
 {
 	sb_adds(sb, "<nav><a href=\"#summary\">Summary</a><a href=\"#classes\">Classes</a>"
-		    "<a href=\"#subsystems\">Subsystems</a>");
+		    "<a href=\"#subsystems\">Subsystems</a><a href=\"#sections\">MAINTAINERS</a>");
 	if (history)
 		sb_adds(sb, "<a href=\"#progress\">Progress</a>");
 	if (since)
@@ -261,6 +261,111 @@ static void subsystems(struct strbuf *sb, json_t *r)
 	json_decref(subs);
 }
 
+/*
+ * The view by MAINTAINERS section: one row per section the scan recorded
+ * ("section" of each implementation, from the tree's MAINTAINERS), with
+ * its counts per convertibility and per class and its implementations;
+ * the files only THE REST claims are the last group, NO_SECTION.  Sorted
+ * by name; the script sorts by any column and filters the table below by
+ * section (#sec=NAME).
+ */
+static void sections_view(struct strbuf *sb, json_t *r, const char *url)
+{
+	json_t *impls = json_object_get(r, "implementations"), *x;
+	struct strvec names = STRVEC_INIT;
+	size_t i;
+
+	if (!report_has_sections(r)) {
+		sb_adds(sb, "<section id=\"sections\">\n<h2>MAINTAINERS sections</h2>\n<p class=\"note\">This scan "
+			    "records no MAINTAINERS section per implementation (it was made by an older polltax): "
+			    "scan again for this view.</p>\n</section>\n");
+		return;
+	}
+	json_array_foreach(impls, i, x)
+		if (jstr(x, "section")[0] && !sv_contains(&names, jstr(x, "section")))
+			sv_push(&names, jstr(x, "section"));
+	sv_sort(&names);
+	json_array_foreach(impls, i, x)
+		if (!jstr(x, "section")[0]) {
+			sv_push(&names, NO_SECTION);
+			break;
+		}
+	sb_addf(sb, "<section id=\"sections\">\n<h2>By MAINTAINERS section (%zu sections)</h2>\n"
+		    "<p class=\"dim\">The section of the tree's <code>MAINTAINERS</code> that claims each "
+		    "implementation's file, the most specific one, as <code>polltax series</code> groups its "
+		    "patches; files that only THE REST claims are under <i>" NO_SECTION "</i>. Click a section "
+		    "to list its implementations below (<code>.poll</code> members that are not file polling "
+		    "included, as <i>excluded</i>).</p>\n<div class=\"scroll\"><table class=\"grid sortable\" id=\"secs\">"
+		    "<colgroup><col style=\"width:19%%\"><col style=\"width:5%%\"><col span=\"6\" style=\"width:6%%\">"
+		    "<col style=\"width:8%%\"><col style=\"width:20%%\"><col style=\"width:12%%\"></colgroup><thead><tr>"
+		    "<th data-sort aria-sort=\"ascending\">section</th><th data-sort class=\"n\">total</th>",
+		names.n);
+	for (int c = 0; c < 6; c++)
+		sb_addf(sb, "<th data-sort class=\"n\">%s</th>", conv_label[c]);
+	sb_adds(sb, "<th data-sort title=\"sorted by the share converted or convertible\">progress</th>"
+		    "<th data-sort title=\"sorted by the number of classes\">classes</th>"
+		    "<th data-sort title=\"sorted by their number\">implementations</th></tr></thead><tbody>\n");
+	for (size_t k = 0; k < names.n; k++) {
+		long long c[6] = { 0 }, nc[32] = { 0 }, total = 0;
+		int ncls = 0;
+
+		json_array_foreach(impls, i, x) {
+			int v = conv_index(jstr(x, "convertible")), cl = class_index(jstr(x, "class"));
+
+			if (strcmp(report_section_of(x), names.v[k]))
+				continue;
+			total++;
+			if (v < 6)
+				c[v]++;
+			if (cl < 32)
+				nc[cl]++;
+		}
+		for (int cl = 0; cl < 32 && class_order[cl]; cl++)
+			ncls += nc[cl] > 0;
+		sb_adds(sb, "<tr data-sec=\"");
+		sb_add_esc(sb, names.v[k]);
+		/* the group of no section sorts last */
+		sb_addf(sb, "\"><td data-v=\"%s", k + 1 == names.n && !strcmp(names.v[k], NO_SECTION) ? "~" : "");
+		sb_add_esc(sb, names.v[k]);
+		sb_adds(sb, "\"><a class=\"f\" href=\"#implementations\" data-fsec=\"");
+		sb_add_esc(sb, names.v[k]);
+		sb_adds(sb, "\">");
+		sb_add_esc(sb, names.v[k]);
+		sb_addf(sb, "</a></td><td class=\"n\">%lld</td>", total);
+		for (int v = 0; v < 6; v++)
+			sb_addf(sb, "<td class=\"n %s%s\">%lld</td>", c[v] ? "v-" : "z", c[v] ? conv_order[v] : "", c[v]);
+		sb_addf(sb, "<td class=\"pbar\" data-v=\"%.4f\">", total > c[5] ? (double)(c[0] + c[1]) / (double)(total - c[5]) : 0.0);
+		stack_bar(sb, c, false);
+		sb_addf(sb, "</td><td class=\"secl\" data-v=\"%d\">", ncls);
+		for (int cl = 0, first = 1; cl < 32 && class_order[cl]; cl++)
+			if (nc[cl]) {
+				if (!first)
+					sb_adds(sb, " ");
+				first = 0;
+				sb_adds(sb, "<span class=\"nw\">");
+				html_class_chip(sb, class_order[cl], false);
+				sb_addf(sb, "&#160;%lld</span>", nc[cl]);
+			}
+		sb_addf(sb, "</td><td class=\"impls\" data-v=\"%lld\"><details><summary>%lld</summary>", total, total);
+		json_array_foreach(impls, i, x) {
+			if (strcmp(report_section_of(x), names.v[k]))
+				continue;
+			sb_adds(sb, "<div><code>");
+			sb_add_esc(sb, jstr(x, "function"));
+			sb_adds(sb, "</code> <small>");
+			sb_add_loc(sb, url, jstr(x, "file"), jint(x, "line"), NULL);
+			sb_adds(sb, "</small> ");
+			html_class_chip(sb, jstr(x, "class"), false);
+			sb_adds(sb, "</div>");
+		}
+		sb_adds(sb, "</details></td></tr>\n");
+	}
+	sb_adds(sb, "</tbody></table></div>\n");
+	legend(sb);
+	sb_adds(sb, "</section>\n");
+	sv_clear(&names);
+}
+
 static void progress_section(struct strbuf *sb, json_t *history)
 {
 	json_t *e;
@@ -318,6 +423,7 @@ char *report_html(json_t *r, json_t *history, json_t *since, json_t *boot, const
 	classes(&sb, r);
 	subsystems(&sb, r);
 	sb_adds(&sb, "</div>\n");
+	sections_view(&sb, r, url);
 	if (has_hist)
 		progress_section(&sb, history);
 	if (since) {
@@ -340,7 +446,7 @@ char *report_html(json_t *r, json_t *history, json_t *since, json_t *boot, const
 	sb_adds(&sb, "</main>\n<footer>Generated by ");
 	sb_add_esc(&sb, jstr(r, "tool"));
 	sb_adds(&sb, " (<code>polltax report</code>) from polltax.json. Click a column header to sort, a class, "
-		     "a subsystem or a figure to filter the implementations.</footer>\n"
+		     "a subsystem, a MAINTAINERS section or a figure to filter the implementations.</footer>\n"
 		     "<div id=\"selftest\" hidden></div>\n<script>\n");
 	sb_adds(&sb, report_js);
 	sb_adds(&sb, "</script>\n</body>\n</html>\n");

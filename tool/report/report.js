@@ -4,11 +4,14 @@
  *
  * Opened as report.html#selftest (or #selftest:NAME) the page checks itself
  * (sorting changes the row order, a class filter reduces the rows, the text
- * box finds NAME) and writes the verdicts into #selftest, for
+ * box finds NAME, a section of the view by MAINTAINERS section shows as
+ * many rows as it counts) and writes the verdicts into #selftest, for
  * tests/browser.t.sh.  The filters are reset afterwards.
  *
- * The filters are kept in the hash (#class=C&conv=V&sub=S&q=TEXT): a page
- * opened with them shows that view. */
+ * The filters are kept in the hash (#class=C&conv=V&sub=S&sec=SECTION&q=TEXT):
+ * a page opened with them shows that view.  sec is a MAINTAINERS section
+ * (the view by section, #sections, links to it); scans that record no
+ * section have no such filter. */
 (function () {
 	'use strict';
 	var errors = [];
@@ -60,14 +63,17 @@
 		return;
 	var rows = Array.prototype.slice.call(impl.tBodies[0].rows);
 	var fClass = $('#f-class'), fConv = $('#f-conv'), fSub = $('#f-sub'), fText = $('#f-text');
+	/* a scan without MAINTAINERS sections has no such select: a stand-in that is always empty */
+	var fSec = $('#f-sec') || { value: '', tagName: 'NONE', addEventListener: function () {} };
 
 	function visible() { return rows.filter(function (r) { return !r.hidden; }); }
 	function apply() {
 		var c = fClass.value, v = fConv.value, s = fSub.value, q = fText.value.trim().toLowerCase();
+		var m = fSec.value;
 		var n = 0;
 		rows.forEach(function (r) {
 			var ok = (!c || r.getAttribute('data-class') === c) && (!v || r.getAttribute('data-conv') === v) &&
-				(!s || r.getAttribute('data-sub') === s) &&
+				(!s || r.getAttribute('data-sub') === s) && (!m || r.getAttribute('data-sec') === m) &&
 				(!q || r.getAttribute('data-name').indexOf(q) >= 0);
 			r.hidden = !ok;
 			if (ok)
@@ -76,14 +82,14 @@
 		$('#f-count').textContent = n === rows.length ? 'all ' + n + ' rows' : n + ' of ' + rows.length + ' rows';
 	}
 	function reset() {
-		fClass.value = fConv.value = fSub.value = fText.value = '';
+		fClass.value = fConv.value = fSub.value = fSec.value = fText.value = '';
 		apply();
 	}
 
 	/* The filters live in the URL's hash, #class=C&conv=V&sub=S&q=TEXT, so
 	 * that a link can be sent to a filtered view; replaceState keeps the
 	 * history as it was. */
-	var FILTERS = [['class', fClass], ['conv', fConv], ['sub', fSub], ['q', fText]];
+	var FILTERS = [['class', fClass], ['conv', fConv], ['sub', fSub], ['sec', fSec], ['q', fText]];
 	function toHash() {
 		var parts = [];
 		FILTERS.forEach(function (f) {
@@ -123,18 +129,19 @@
 		apply();
 		toHash();
 	}
-	[fClass, fConv, fSub].forEach(function (el) { el.addEventListener('change', applyAndSave); });
+	[fClass, fConv, fSub, fSec].forEach(function (el) { el.addEventListener('change', applyAndSave); });
 	fText.addEventListener('input', applyAndSave);
 	$('#f-reset').addEventListener('click', function () { reset(); toHash(); });
 
-	/* class, convertible and subsystem names elsewhere on the page filter the table */
-	$$('[data-fclass],[data-fconv],[data-fsub]').forEach(function (el) {
+	/* class, convertible, subsystem and section names elsewhere on the page filter the table */
+	$$('[data-fclass],[data-fconv],[data-fsub],[data-fsec]').forEach(function (el) {
 		el.addEventListener('click', function (e) {
 			e.preventDefault();
 			reset();
 			if (el.hasAttribute('data-fclass')) fClass.value = el.getAttribute('data-fclass');
 			if (el.hasAttribute('data-fconv')) fConv.value = el.getAttribute('data-fconv');
 			if (el.hasAttribute('data-fsub')) fSub.value = el.getAttribute('data-fsub');
+			if (el.hasAttribute('data-fsec')) fSec.value = el.getAttribute('data-fsec');
 			applyAndSave();
 			$('#implementations').scrollIntoView();
 		});
@@ -185,6 +192,35 @@
 			? 'pass' : 'fail';
 		res['filter-text-rows'] = String(found.length);
 		reset();
+
+		/* the view by MAINTAINERS section: a section's link shows its implementations, as many as it counts */
+		var secs = $('#secs');
+		if (secs && $('#f-sec')) {
+			var srows = Array.prototype.slice.call(secs.tBodies[0].rows), pick = null;
+			srows.forEach(function (r) {
+				var n = parseInt(r.cells[1].textContent, 10);
+				if (n > 0 && (!pick || n < pick.n))
+					pick = { r: r, n: n, sec: r.getAttribute('data-sec') };
+			});
+			if (pick) {
+				$('a[data-fsec]', pick.r).click();
+				var shown = visible();
+				res['filter-section'] = shown.length === pick.n && shown.length < total &&
+					fSec.value === pick.sec &&
+					shown.every(function (r) { return r.getAttribute('data-sec') === pick.sec; }) ? 'pass' : 'fail';
+				res['filter-section-name'] = pick.sec;
+			} else {
+				res['filter-section'] = 'fail';
+			}
+			reset();
+			var totalTh = secs.tHead.rows[0].cells[1];
+			totalTh.click();
+			var tot = Array.prototype.slice.call(secs.tBodies[0].rows).map(function (r) { return key(r, 1); });
+			res['sort-sections'] = tot.every(function (v, i) { return !i || cmp(tot[i - 1], v) <= 0; }) ? 'pass' : 'fail';
+			sortTable(secs, 0, 1);
+		} else {
+			res['filter-section'] = 'fail';
+		}
 		sortTable(impl, 1, 1);
 
 		var out = $('#selftest'), ok = true, text = [];

@@ -12,6 +12,14 @@
 
 #include <jansson.h>
 
+/*
+ * The MAINTAINERS section an implementation is grouped under ("section" of
+ * polltax.json; NO_SECTION when only THE REST claims its file), and
+ * whether the scan recorded sections at all (scans before it did not).
+ */
+#define NO_SECTION "(no MAINTAINERS section)"
+const char *report_section_of(json_t *x);
+bool report_has_sections(json_t *r);
 void implementations_section(struct strbuf *sb, json_t *r, const char *url);
 void disagreements_section(struct strbuf *sb, json_t *r, const char *url);
 void layers_section(struct strbuf *sb, json_t *r);

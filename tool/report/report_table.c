@@ -37,10 +37,29 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+const char *report_section_of(json_t *x)
+{
+	const char *s = jstr(x, "section");
+
+	return s[0] ? s : NO_SECTION;
+}
+
+bool report_has_sections(json_t *r)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(json_object_get(r, "implementations"), i, x)
+		if (json_is_string(json_object_get(x, "section")))
+			return true;
+	return false;
+}
+
 static void filters(struct strbuf *sb, json_t *r)
 {
 	json_t *impls = json_object_get(r, "implementations"), *x;
-	struct strvec subs = STRVEC_INIT;
+	struct strvec subs = STRVEC_INIT, secs = STRVEC_INIT;
+	bool has_secs = report_has_sections(r);
 	long long nc[16] = { 0 }, nv[8] = { 0 };
 	size_t i;
 
@@ -53,8 +72,13 @@ static void filters(struct strbuf *sb, json_t *r)
 			nv[v]++;
 		if (!sv_contains(&subs, jstr(x, "subsystem")))
 			sv_push(&subs, jstr(x, "subsystem"));
+		if (has_secs && jstr(x, "section")[0] && !sv_contains(&secs, jstr(x, "section")))
+			sv_push(&secs, jstr(x, "section"));
 	}
 	sv_sort(&subs);
+	sv_sort(&secs);
+	if (has_secs)
+		sv_push(&secs, NO_SECTION);	/* last, as in the view by section */
 	sb_adds(sb, "<div class=\"filters\"><label for=\"f-text\">Find</label>"
 		    "<input type=\"search\" id=\"f-text\" placeholder=\"function or file name\" autocomplete=\"off\">"
 		    "<label for=\"f-class\">class</label><select id=\"f-class\"><option value=\"\">all classes</option>");
@@ -73,9 +97,21 @@ static void filters(struct strbuf *sb, json_t *r)
 		sb_add_esc(sb, subs.v[i]);
 		sb_adds(sb, "</option>");
 	}
-	sb_addf(sb, "</select><button type=\"button\" id=\"f-reset\">reset</button>"
+	sb_adds(sb, "</select>");
+	if (has_secs) {
+		sb_adds(sb, "<label for=\"f-sec\">MAINTAINERS</label><select id=\"f-sec\">"
+			    "<option value=\"\">all sections</option>");
+		for (i = 0; i < secs.n; i++) {
+			sb_adds(sb, "<option>");
+			sb_add_esc(sb, secs.v[i]);
+			sb_adds(sb, "</option>");
+		}
+		sb_adds(sb, "</select>");
+	}
+	sb_addf(sb, "<button type=\"button\" id=\"f-reset\">reset</button>"
 		    "<span id=\"f-count\" class=\"dim\">%zu rows</span></div>\n", json_array_size(impls));
 	sv_clear(&subs);
+	sv_clear(&secs);
 }
 
 static void function_cell(struct strbuf *sb, json_t *x, const char *url)
@@ -263,6 +299,10 @@ void implementations_section(struct strbuf *sb, json_t *r, const char *url)
 		sb_add_esc(sb, jstr(x, "convertible"));
 		sb_adds(sb, "\" data-sub=\"");
 		sb_add_esc(sb, jstr(x, "subsystem"));
+		if (json_is_string(json_object_get(x, "section"))) {
+			sb_adds(sb, "\" data-sec=\"");
+			sb_add_esc(sb, report_section_of(x));
+		}
 		sb_adds(sb, "\" data-name=\"");
 		lower_esc(sb, jstr(x, "function"));
 		sb_adds(sb, " ");

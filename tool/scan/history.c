@@ -57,13 +57,33 @@ json_t *history_refused(const char *dir, json_t *result)
 	return out;
 }
 
-int history_append(const char *dir, json_t *result)
+/*
+ * When the scan ran: now, or SOURCE_DATE_EPOCH when it is set (the
+ * reproducible-builds convention: 'make reports-postings' gives every scan
+ * the date of its tree, so that the same inputs give the same bytes).
+ */
+static time_t scan_time(void)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long v;
+
+	if (s && *s) {
+		v = strtoll(s, &end, 10);
+		if (!*end && v >= 0)
+			return (time_t)v;
+		warning("SOURCE_DATE_EPOCH='%s' is not a number of seconds; the date is now's", s);
+	}
+	return time(NULL);
+}
+
+int history_append(const char *dir, json_t *result, const char *label)
 {
 	char *path = path_join(dir, "history.json");
 	json_t *h = history_load(path), *tree = json_object_get(result, "tree");
 	json_t *counts = json_object_get(result, "counts"), *last, *e;
 	char date[32];
-	time_t now = time(NULL);
+	time_t now = scan_time();
 	int rc;
 
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -72,6 +92,8 @@ int history_append(const char *dir, json_t *result)
 		      "by_convertible", json_object_get(counts, "by_convertible"),
 		      "implementations", json_object_get(counts, "implementations"),
 		      "file_operations_with_poll", json_object_get(counts, "file_operations_with_poll"));
+	if (label && *label)
+		json_object_set_new(e, "label", json_string(label));
 	if (json_object_get(tree, "git_describe"))
 		json_object_set(e, "git_describe", json_object_get(tree, "git_describe"));
 	if (json_object_get(tree, "git_date"))

@@ -9,7 +9,12 @@
 
 #include <jansson.h>
 
-int history_append(const char *dir, json_t *result);
+/*
+ * Append RESULT's entry to DIR/history.json (not when it repeats the last
+ * one); LABEL (NULL: none) names the scan in 'polltax progress' instead of
+ * the tree's version.  The date is SOURCE_DATE_EPOCH's when that is set.
+ */
+int history_append(const char *dir, json_t *result, const char *label);
 json_t *history_load(const char *path);	/* array; empty when missing */
 /*
  * The implementations of RESULT (a scan) that 'polltax series' refused:

@@ -22,6 +22,7 @@
 #include "pch.h"
 #include "census.h"
 #include "unity.h"
+#include "lib/maintainers.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -1098,6 +1099,19 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	census(result, t->root, &files, tus);
 	if (o->only_dir)
 		keep_under_dir(result, o->only_dir);
+	{
+		/* the MAINTAINERS section of each implementation's file, read from the tree's MAINTAINERS */
+		struct maint_db *md = maint_db_load(t->root);
+		json_t *x;
+		size_t i;
+
+		json_array_foreach(json_object_get(result, "implementations"), i, x) {
+			const char *sec = maint_db_section(md, json_string_value(json_object_get(x, "file")) ?: "");
+
+			json_object_set_new(x, "section", json_string(sec ? sec : ""));
+		}
+		maint_db_free(md);
+	}
 	json_object_set_new(json_object_get(result, "tree"), "sources",
 			    scan_sources_id(t->root, json_object_get(result, "implementations")));
 	if (t->head) {
