@@ -6,8 +6,13 @@ OBJS += \
 	$(BUILD)/obj/cmd_verify.o \
 	$(BUILD)/obj/convert.o \
 	$(BUILD)/obj/convert_apply.o \
+	$(BUILD)/obj/convert_tidy.o \
 	$(BUILD)/obj/convert_frame.o \
+	$(BUILD)/obj/convert_head.o \
 	$(BUILD)/obj/convert_site.o \
+	$(BUILD)/obj/convert_express.o \
+	$(BUILD)/obj/convert_helper.o \
+	$(BUILD)/obj/convert_open.o \
 	$(BUILD)/obj/convert_tree.o \
 	$(BUILD)/obj/cfacts.o \
 	$(BUILD)/obj/headexpr.o \
