@@ -56,6 +56,10 @@ OBJS := \
 	$(BUILD)/obj/json_util.o \
 	$(BUILD)/obj/datadir.o \
 	$(BUILD)/obj/util.o \
+	$(BUILD)/obj/util_buf.o \
+	$(BUILD)/obj/util_file.o \
+	$(BUILD)/obj/util_cache.o \
+	$(BUILD)/obj/util_proc.o \
 	$(BUILD)/obj/statmemo.o
 
 # fragments may define targets: the default stays 'all'
