@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * convert_express.c - the head in a creation site's own terms: its locals and parameters, the loads it needs stored before the anchor, container_of() folded, the roots written back as names (convert_int.h).
+ * convert_express.c - the head in a creation site's own terms: its locals
+ * and parameters, the loads it needs stored before the anchor,
+ * container_of() folded, the roots written back as names (convert_int.h).
  */
 #define _GNU_SOURCE
 #include "convert_int.h"

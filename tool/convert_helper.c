@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * convert_helper.c - creation sites where the driver's open() is not where private_data is set: stored through an lvalue, set by a helper that only ->open()s call, or handed to an anon_inode helper (convert_int.h).
+ * convert_helper.c - creation sites where the driver's open() is not where
+ * private_data is set: stored through an lvalue, set by a helper that only
+ * ->open()s call, or handed to an anon_inode helper (convert_int.h).
  */
 #define _GNU_SOURCE
 #include "convert_int.h"

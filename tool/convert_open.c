@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * convert_open.c - the new ->open() for files that come through a framework's open with none of the driver's own (new-open), or a shared one (wrap) (convert_int.h).
+ * convert_open.c - the new ->open() for files that come through a
+ * framework's open with none of the driver's own (new-open), or a shared
+ * one (wrap) (convert_int.h).
  */
 #define _GNU_SOURCE
 #include "convert_int.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * infra_anon.c - the infrastructure patch in fs/anon_inodes.c and include/linux/anon_inodes.h: the _poll variants of the helpers (infra_int.h).
+ * infra_anon.c - the infrastructure patch in fs/anon_inodes.c and
+ * include/linux/anon_inodes.h: the _poll variants of the helpers
+ * (infra_int.h).
  */
 #define _GNU_SOURCE
 #include "infra_int.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * infra_cread.c - a small reader of C for the infrastructure patch: the top-level definitions, their comments and parameter lists (infra_int.h).
+ * infra_cread.c - a small reader of C for the infrastructure patch: the
+ * top-level definitions, their comments and parameter lists (infra_int.h).
  */
 #define _GNU_SOURCE
 #include "infra_int.h"

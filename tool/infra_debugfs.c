@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * infra_debugfs.c - the infrastructure patch in fs/debugfs/file.c: the proxy polls through __vfs_poll() (infra_int.h).
+ * infra_debugfs.c - the infrastructure patch in fs/debugfs/file.c: the
+ * proxy polls through __vfs_poll() (infra_int.h).
  */
 #define _GNU_SOURCE
 #include "infra_int.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * infra_docs.c - the infrastructure patch in Documentation/filesystems/ (locking.rst, vfs.rst, porting.rst) (infra_int.h).
+ * infra_docs.c - the infrastructure patch in Documentation/filesystems/
+ * (locking.rst, vfs.rst, porting.rst) (infra_int.h).
  */
 #define _GNU_SOURCE
 #include "infra_int.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * infra_fs.c - the infrastructure patch in include/linux/fs.h (struct file's f_poll_head, ->poll_mask() in struct file_operations) and fs/open.c (do_dentry_open()) (infra_int.h).
+ * infra_fs.c - the infrastructure patch in include/linux/fs.h (struct
+ * file's f_poll_head, ->poll_mask() in struct file_operations) and
+ * fs/open.c (do_dentry_open()) (infra_int.h).
  */
 #define _GNU_SOURCE
 #include "infra_int.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * infra_msg.c - the infrastructure patch's commit messages: the names they quote and the Signed-off-by (infra_int.h).
+ * infra_msg.c - the infrastructure patch's commit messages: the names they
+ * quote and the Signed-off-by (infra_int.h).
  */
 #define _GNU_SOURCE
 #include "infra_int.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * infra_poll.c - the infrastructure patch in include/linux/poll.h (vfs_poll() and its prototypes) and fs/select.c (infra_int.h).
+ * infra_poll.c - the infrastructure patch in include/linux/poll.h
+ * (vfs_poll() and its prototypes) and fs/select.c (infra_int.h).
  */
 #define _GNU_SOURCE
 #include "infra_int.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * infra_text.c - the infrastructure patch's texts: the templates, filled and aligned, and the helpers that edit a source's lines (infra_int.h).
+ * infra_text.c - the infrastructure patch's texts: the templates, filled
+ * and aligned, and the helpers that edit a source's lines (infra_int.h).
  */
 #define _GNU_SOURCE
 #include "infra_int.h"
