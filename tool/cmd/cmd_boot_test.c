@@ -193,7 +193,17 @@ static void need_program(const char *prog, const char *pkg)
 		die_code(EXIT_TOOL, "'%s' not found: install %s (tool/ensure-packages %s)", prog, pkg, pkg);
 }
 
-int cmd_boot_test(int argc, char **argv)
+/* The command line of boot-test, as the options leave it. */
+struct bt_opts {
+	const char *out, *kernels, *work, *mutate, *kpatches;
+	struct guest_opts go;
+	char *guest;
+	int jobs;
+	bool bench, quiet, plan, out_given;
+};
+
+/* The options into O: -1 to go on, else the exit status (--help, a bad option). */
+static int parse_options(int argc, char **argv, struct bt_opts *o)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -214,55 +224,48 @@ int cmd_boot_test(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = "boot-test-out", *kernels = "base,patched,two-call", *work = NULL, *mutate = NULL;
-	const char *kpatches = NULL;
-	struct guest_opts go = { "qemu-system-x86_64", "auto", 600, NULL, "/bin/busybox", NULL };
-	struct boot_series s, mutated;
-	struct boot_series *use = &s;
-	struct boot_work w;
-	struct boot_report rep;
-	struct strbuf cmdline = STRBUF_INIT;
-	char *guest = NULL, *initrd, *bootdir, *text, *path;
-	char *outdir, *workdir, *kpdir, *busybox, *qemu = NULL;
-	int c, jobs = online_cpus();
-	bool bench = true, quiet = false, plan = false, out_given = false;
-	const char *typed_out, *typed_work;
-	json_t *j;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; out_given = true; break;
-		case 'j': jobs = args_jobs(optarg); break;
-		case 'K': kernels = optarg; break;
-		case 'B': bench = false; break;
-		case 'M': mutate = optarg ? optarg : ""; break;
+		case 'o': o->out = optarg; o->out_given = true; break;
+		case 'j': o->jobs = args_jobs(optarg); break;
+		case 'K': o->kernels = optarg; break;
+		case 'B': o->bench = false; break;
+		case 'M': o->mutate = optarg ? optarg : ""; break;
 		case 't':
-			go.timeout = atoi(optarg);
-			if (go.timeout < 10)
+			o->go.timeout = atoi(optarg);
+			if (o->go.timeout < 10)
 				die_code(EXIT_USAGE, "--timeout takes a number of seconds (at least 10), not '%s'", optarg);
 			break;
 		case 'a':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "tcg") && strcmp(optarg, "kvm"))
 				die_code(EXIT_USAGE, "--accel takes auto, tcg or kvm, not '%s'", optarg);
-			go.accel = optarg;
+			o->go.accel = optarg;
 			break;
-		case 'w': work = optarg; break;
-		case 'g': guest = xstrdup(optarg); break;
-		case 'b': go.busybox = optarg; break;
-		case 'Q': go.qemu = optarg; break;
-		case 'k': kpatches = optarg; break;
+		case 'w': o->work = optarg; break;
+		case 'g': o->guest = xstrdup(optarg); break;
+		case 'b': o->go.busybox = optarg; break;
+		case 'Q': o->go.qemu = optarg; break;
+		case 'k': o->kpatches = optarg; break;
 		case 'A':
 			if (strchr(optarg, ' '))
 				die_code(EXIT_USAGE, "--guest-args: write ':' for spaces: '%s'", optarg);
-			go.args = optarg;
+			o->go.args = optarg;
 			break;
-		case 'P': plan = true; break;
-		case 'q': quiet = true; break;
+		case 'P': o->plan = true; break;
+		case 'q': o->quiet = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: return args_bad_option(usage);
 		}
 	}
+	return -1;
+}
+
+/* --kernels: each name one of base, patched, two-call (else exit 2). */
+static void check_kernels(const char *kernels)
+{
 	for (const char *p = kernels; *p;) {
 		size_t n = strcspn(p, ",");
 		bool known = false;
@@ -273,35 +276,151 @@ int cmd_boot_test(int argc, char **argv)
 			die_code(EXIT_USAGE, "--kernels: '%.*s' is not one of base, patched, two-call", (int)n, p);
 		p += n + (p[n] == ',');
 	}
+}
+
+/*
+ * --mutate: the series without one f_poll_head line (in file MUTATE, if
+ * not empty), read into *MUTATED and noted in REP.
+ */
+static void apply_mutation(const struct boot_work *w, const struct boot_series *s, struct boot_report *rep,
+			   const char *mutate, bool quiet, struct boot_series *mutated)
+{
+	char *dir = xasprintf("%s/mutated-series", w->root);
+	const struct head_site *h;
+
+	h = mutate_series(s, rep, mutate, dir);
+	if (*mutate && strcmp(h->file, mutate))
+		die_code(EXIT_INPUT, "--mutate: the series sets no f_poll_head in '%s'", mutate);
+	if (!quiet)
+		fprintf(stderr, "boot-test: mutation: removed \"%s\" (%s, patch %d)\n", h->text, h->file,
+			h->patch + 1);
+	boot_series_read(mutated, dir);
+	rep->mutation = h;
+	free(dir);
+}
+
+/* Each kernel wanted, booted with INITRD into BOOTDIR: the checks, then (BENCH) the benchmark. */
+static void boot_kernels(struct boot_work *w, const struct guest_opts *go, const char *initrd, const char *bootdir,
+			 bool bench, bool quiet, struct boot_report *rep)
+{
+	for (int i = 0; i < NR_KERNELS; i++) {
+		char *name;
+
+		if (!w->k[i].wanted)
+			continue;
+		if (!quiet)
+			fprintf(stderr, "boot-test: booting the %s kernel: checks\n", kernel_names[i]);
+		name = xasprintf("%s-test", kernel_names[i]);
+		guest_boot(go, w->k[i].vmlinux, initrd, bootdir, name, false, &rep->runs[i].test);
+		free(name);
+		if (!bench)
+			continue;
+		if (!quiet)
+			fprintf(stderr, "boot-test: booting the %s kernel: benchmark\n", kernel_names[i]);
+		name = xasprintf("%s-bench", kernel_names[i]);
+		guest_boot(go, w->k[i].vmlinux, initrd, bootdir, name, true, &rep->runs[i].bench);
+		free(name);
+	}
+}
+
+/* OUT/boot-test.json, OUT/boot-test.md and the logs; the failures said.  The exit status. */
+static int write_report(struct boot_report *rep, const char *out, bool quiet)
+{
+	json_t *j;
+	char *text, *path;
+
+	boot_report_compare(rep);
+	if (mkdir_p(out) < 0)
+		die("cannot create '%s': %s", out, strerror(errno));
+	copy_logs(rep, out);
+	j = boot_report_json(rep);
+	text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	path = path_join(out, "boot-test.json");
+	if (!text || write_file_atomic(path, text, strlen(text)) < 0)
+		die("cannot write '%s'", path);
+	free(text);
+	free(path);
+	json_decref(j);
+	text = boot_report_markdown(rep);
+	path = path_join(out, "boot-test.md");
+	if (write_file_atomic(path, text, strlen(text)) < 0)
+		die("cannot write '%s'", path);
+	free(text);
+	free(path);
+
+	for (size_t i = 0; i < rep->failures.n; i++)
+		error("%s", rep->failures.v[i]);
+	if (!quiet)
+		fprintf(stderr, "boot-test: %s; wrote '%s/boot-test.json' and '%s/boot-test.md'\n",
+			rep->failures.n ? "FAILED" : "passed", out, out);
+	return rep->failures.n ? EXIT_FINDINGS : 0;
+}
+
+static void report_free(struct boot_report *rep)
+{
+	for (int i = 0; i < NR_KERNELS; i++) {
+		boot_result_free(&rep->runs[i].test);
+		boot_result_free(&rep->runs[i].bench);
+	}
+	for (size_t i = 0; i < rep->nkinds; i++) {
+		free(rep->kinds[i].name);
+		free(rep->kinds[i].source);
+		free(rep->kinds[i].poll_fn);
+	}
+	free(rep->kinds);
+	sv_clear(&rep->failures);
+}
+
+int cmd_boot_test(int argc, char **argv)
+{
+	struct bt_opts o = {
+		.out = "boot-test-out", .kernels = "base,patched,two-call",
+		.go = { "qemu-system-x86_64", "auto", 600, NULL, "/bin/busybox", NULL },
+		.jobs = online_cpus(), .bench = true,
+	};
+	struct boot_series s, mutated;
+	struct boot_series *use = &s;
+	struct boot_work w;
+	struct boot_report rep;
+	struct strbuf cmdline = STRBUF_INIT;
+	char *initrd, *bootdir;
+	char *outdir, *workdir, *kpdir, *busybox, *qemu = NULL;
+	const char *typed_out, *typed_work;
+	int c;
+
+	c = parse_options(argc, argv, &o);
+	if (c >= 0)
+		return c;
+	check_kernels(o.kernels);
 	if (args_check(usage, argc, argv, optind, "SERIES_DIR KERNEL_DIR"))
 		return EXIT_USAGE;
 	for (int i = 0; i < argc; i++)
 		sb_addf(&cmdline, "%s%s", i ? " " : "polltax ", argv[i]);
 	/* every path as typed, resolved against the cwd once: git, make and qemu run elsewhere */
-	typed_out = out;
-	typed_work = work;
-	out = outdir = abs_path(out);
-	work = workdir = abs_path(work);
-	kpatches = kpdir = abs_path(kpatches);
-	go.busybox = busybox = abs_path(go.busybox);
-	if (strchr(go.qemu, '/'))
-		go.qemu = qemu = abs_path(go.qemu);	/* a program name is looked up in $PATH */
-	if (guest) {
-		char *g = abs_path(guest);
+	typed_out = o.out;
+	typed_work = o.work;
+	o.out = outdir = abs_path(o.out);
+	o.work = workdir = abs_path(o.work);
+	o.kpatches = kpdir = abs_path(o.kpatches);
+	o.go.busybox = busybox = abs_path(o.go.busybox);
+	if (strchr(o.go.qemu, '/'))
+		o.go.qemu = qemu = abs_path(o.go.qemu);	/* a program name is looked up in $PATH */
+	if (o.guest) {
+		char *g = abs_path(o.guest);
 
-		free(guest);
-		guest = g;
+		free(o.guest);
+		o.guest = g;
 	} else {
-		guest = default_guest();
+		o.guest = default_guest();
 	}
-	go.guest = guest;
+	o.go.guest = o.guest;
 
 	boot_series_read(&s, argv[optind]);
 	memset(&rep, 0, sizeof(rep));
-	guest_kinds(guest, &rep.kinds, &rep.nkinds);
+	guest_kinds(o.guest, &rep.kinds, &rep.nkinds);
 
-	if (plan)
-		return print_plan(&s, &rep, argv[optind + 1], mutate, out);
+	if (o.plan)
+		return print_plan(&s, &rep, argv[optind + 1], o.mutate, o.out);
 	{
 		struct tree t;
 
@@ -311,112 +430,49 @@ int cmd_boot_test(int argc, char **argv)
 		 * not the outputs, not the scratch worktrees.
 		 */
 		tree_open(&t, argv[optind + 1]);
-		refuse_inside_tree(out, typed_out, "-o", !out_given, t.root);
-		refuse_inside_tree(work, typed_work, "--work", false, t.root);
+		refuse_inside_tree(o.out, typed_out, "-o", !o.out_given, t.root);
+		refuse_inside_tree(o.work, typed_work, "--work", false, t.root);
 		tree_free(&t);
 	}
-	need_program(go.qemu, "qemu-system-x86");
+	need_program(o.go.qemu, "qemu-system-x86");
 	need_program("git", "git");
 	need_program("make", "make");
-	work_open(&w, argv[optind + 1], work, jobs, quiet);
+	work_open(&w, argv[optind + 1], o.work, o.jobs, o.quiet);
 	for (int i = 0; i < NR_KERNELS; i++) {
-		char *list = xasprintf(",%s,", kernels), *name = xasprintf(",%s,", kernel_names[i]);
+		char *list = xasprintf(",%s,", o.kernels), *name = xasprintf(",%s,", kernel_names[i]);
 
 		w.k[i].wanted = i == K_BASE || strstr(list, name);
 		free(list);
 		free(name);
 	}
-	if (mutate) {
-		char *dir = xasprintf("%s/mutated-series", w.root);
-		const struct head_site *h;
-
-		h = mutate_series(&s, &rep, mutate, dir);
-		if (*mutate && strcmp(h->file, mutate))
-			die_code(EXIT_INPUT, "--mutate: the series sets no f_poll_head in '%s'", mutate);
-		if (!quiet)
-			fprintf(stderr, "boot-test: mutation: removed \"%s\" (%s, patch %d)\n", h->text, h->file,
-				h->patch + 1);
-		boot_series_read(&mutated, dir);
+	if (o.mutate) {
+		apply_mutation(&w, &s, &rep, o.mutate, o.quiet, &mutated);
 		use = &mutated;
-		rep.mutation = h;
-		free(dir);
 	}
 	rep.s = use;
 	rep.w = &w;
-	rep.bench = bench;
+	rep.bench = o.bench;
 	rep.reproduce = cmdline.buf;
 
-	work_apply(&w, use, kpatches);
+	work_apply(&w, use, o.kpatches);
 	work_config(&w, use);
 	for (int i = 0; i < NR_KERNELS; i++)
 		if (w.k[i].wanted)
 			work_build(&w, (enum kernel_id)i);
-	initrd = guest_initramfs(&w, &go);
+	initrd = guest_initramfs(&w, &o.go);
 	bootdir = path_join(w.root, "boots");
 	mkdir_p(bootdir);
-	for (int i = 0; i < NR_KERNELS; i++) {
-		char *name;
+	boot_kernels(&w, &o.go, initrd, bootdir, o.bench, o.quiet, &rep);
+	c = write_report(&rep, o.out, o.quiet);
 
-		if (!w.k[i].wanted)
-			continue;
-		if (!quiet)
-			fprintf(stderr, "boot-test: booting the %s kernel: checks\n", kernel_names[i]);
-		name = xasprintf("%s-test", kernel_names[i]);
-		guest_boot(&go, w.k[i].vmlinux, initrd, bootdir, name, false, &rep.runs[i].test);
-		free(name);
-		if (!bench)
-			continue;
-		if (!quiet)
-			fprintf(stderr, "boot-test: booting the %s kernel: benchmark\n", kernel_names[i]);
-		name = xasprintf("%s-bench", kernel_names[i]);
-		guest_boot(&go, w.k[i].vmlinux, initrd, bootdir, name, true, &rep.runs[i].bench);
-		free(name);
-	}
-
-	boot_report_compare(&rep);
-	if (mkdir_p(out) < 0)
-		die("cannot create '%s': %s", out, strerror(errno));
-	copy_logs(&rep, out);
-	j = boot_report_json(&rep);
-	text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-	path = path_join(out, "boot-test.json");
-	if (!text || write_file_atomic(path, text, strlen(text)) < 0)
-		die("cannot write '%s'", path);
-	free(text);
-	free(path);
-	json_decref(j);
-	text = boot_report_markdown(&rep);
-	path = path_join(out, "boot-test.md");
-	if (write_file_atomic(path, text, strlen(text)) < 0)
-		die("cannot write '%s'", path);
-	free(text);
-	free(path);
-
-	for (size_t i = 0; i < rep.failures.n; i++)
-		error("%s", rep.failures.v[i]);
-	if (!quiet)
-		fprintf(stderr, "boot-test: %s; wrote '%s/boot-test.json' and '%s/boot-test.md'\n",
-			rep.failures.n ? "FAILED" : "passed", out, out);
-	c = rep.failures.n ? EXIT_FINDINGS : 0;
-
-	for (int i = 0; i < NR_KERNELS; i++) {
-		boot_result_free(&rep.runs[i].test);
-		boot_result_free(&rep.runs[i].bench);
-	}
-	for (size_t i = 0; i < rep.nkinds; i++) {
-		free(rep.kinds[i].name);
-		free(rep.kinds[i].source);
-		free(rep.kinds[i].poll_fn);
-	}
-	free(rep.kinds);
-	sv_clear(&rep.failures);
+	report_free(&rep);
 	if (use == &mutated)
 		boot_series_free(&mutated);
 	boot_series_free(&s);
 	work_free(&w);
 	free(initrd);
 	free(bootdir);
-	free(guest);
+	free(o.guest);
 	free(outdir);
 	free(workdir);
 	free(kpdir);

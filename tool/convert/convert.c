@@ -108,195 +108,6 @@ static bool is_static_def(const char *text, const char *fn)
 
 /* ---- planning ---- */
 
-
-/*
- * Replace the locals of FR that hold private_data (PDL) in *R by the
- * placeholder $B, and note their type: the site puts its own variable
- * there (the one it sets private_data to, or gives anon_inode_getfile()).
- */
-static int set_b(struct plan_ctx *pc, struct frame *fr, const struct strvec *pdl, char **r, char **err)
-{
-	struct strvec v = STRVEC_INIT;
-
-	hx_vars(*r, &v);
-	for (size_t k = 0; k < v.n; k++) {
-		const char *ty = "";
-		char *t;
-
-		if (!sv_contains(pdl, v.v[k]))
-			continue;
-		cv_defs_of(fr, v.v[k], NULL, &ty, NULL);
-		if (pc->btype && !cv_same_type(pc->btype, ty)) {
-			*err = xasprintf("private_data is read as %s and as %s", pc->btype, ty);
-			sv_clear(&v);
-			return -1;
-		}
-		free(pc->btype);
-		pc->btype = xstrdup(ty);
-		free(pc->bname);
-		pc->bname = xstrdup(v.v[k]);
-		t = hx_subst(*r, v.v[k], "$B");
-		free(*r);
-		*r = t;
-	}
-	sv_clear(&v);
-	return 0;
-}
-
-/*
- * R, in the terms of CALLEE (a helper given the poll_table), rewritten in
- * those of CALLER, through CALLER's one call of it: parameters become the
- * arguments; the file must be the same file.
- */
-static char *map_to_caller(struct frame *callee, struct frame *caller, char *r, char **err)
-{
-	json_t *call = NULL, *x;
-	size_t i;
-
-	json_array_foreach(json_object_get(caller->facts, "calls"), i, x)
-		if (!strcmp(jstr(x, "func"), caller->func) && !strcmp(jstr(x, "callee"), callee->func)) {
-			if (call) {
-				*err = xasprintf("%s() calls %s() more than once", caller->func, callee->func);
-				free(r);
-				return NULL;
-			}
-			call = x;
-		}
-	if (!call || json_array_size(json_object_get(call, "args")) != json_array_size(callee->params)) {
-		*err = xasprintf("cannot match the call of %s() in %s()", callee->func, caller->func);
-		free(r);
-		return NULL;
-	}
-	/* the callee's roots are the caller's: same file */
-	if (callee->fparam) {
-		const char *a = json_string_value(json_array_get(json_object_get(call, "args"), 0));
-		size_t k;
-		json_t *p;
-
-		json_array_foreach(callee->params, k, p)
-			if (!strcmp(jstr(p, "name"), callee->fparam))
-				a = json_string_value(json_array_get(json_object_get(call, "args"), k));
-		if (!caller->fparam || strcmp(a, caller->fparam)) {
-			*err = xasprintf("%s() is given another file than %s()'s", callee->func, caller->func);
-			free(r);
-			return NULL;
-		}
-	}
-	/* parameters -> placeholders -> the caller's arguments */
-	json_array_foreach(callee->params, i, x) {
-		char *ph = xasprintf("$ARG%zu", i), *t = hx_subst(r, jstr(x, "name"), ph);
-
-		free(r);
-		r = t;
-		free(ph);
-	}
-	json_array_foreach(callee->params, i, x) {
-		char *ph = xasprintf("$ARG%zu", i);
-		char *t = hx_subst(r, ph, json_string_value(json_array_get(json_object_get(call, "args"), i)));
-
-		free(r);
-		r = t;
-		free(ph);
-	}
-	if (caller->fparam) {
-		static const char *const back[][2] = {
-			{ "$PD", "$FILE -> private_data" }, { "$INODE", "file_inode ( $FILE )" },
-		};
-
-		for (i = 0; i < 2; i++) {
-			char *t = hx_replace_seq(r, back[i][0], back[i][1]);
-
-			free(r);
-			r = t;
-		}
-		{
-			char *t = hx_replace_seq(r, "$FILE", caller->fparam);
-
-			free(r);
-			r = t;
-		}
-	}
-	return r;
-}
-
-/*
- * The head in the poll function's terms.  When the poll_wait() is in a
- * helper, or a chain of them ("a() -> b()"), each one's locals are
- * followed in its own frame and its parameters mapped to its caller's
- * arguments, from the innermost out.
- */
-static char *poll_head(struct plan_ctx *pc, char **err)
-{
-	json_t *h = json_array_get(json_object_get(pc->impl, "heads"), 0);
-	const char *via = jstr(h, "via"), *expr = jstr(h, "expr");
-	char *n = hx_norm(expr), *r = NULL;
-	struct strvec chain = STRVEC_INIT;
-	struct frame *fr;
-	size_t nf;
-
-	if (!n) {
-		*err = xasprintf("cannot read the head '%s'", expr);
-		return NULL;
-	}
-	if (!*via)
-		return n;
-	/* "a() -> b()" */
-	for (const char *p = via; *p;) {
-		size_t l = strcspn(p, " ");
-
-		if (l > 2 && !strncmp(p + l - 2, "()", 2)) {
-			char *name = xstrndup(p, l - 2);
-
-			sv_push(&chain, name);
-			free(name);
-		} else if (strncmp(p, "->", l)) {
-			*err = xasprintf("cannot read the helper chain '%s'", via);
-			sv_clear(&chain);
-			free(n);
-			return NULL;
-		}
-		p += l;
-		p += strspn(p, " ");
-	}
-	nf = chain.n;
-	fr = xcalloc(nf, sizeof(*fr));
-	for (size_t i = 0; i < nf; i++) {
-		/* the innermost is in the head's file; the others in the poll's file, or the head's */
-		json_t *f1 = cv_facts_of(pc->c, jstr(h, "file"), err), *f2 = cv_facts_of(pc->c, jstr(pc->impl, "file"), err);
-		json_t *use = i + 1 == nf ? f1 : (f2 && json_object_get(json_object_get(f2, "funcs"), chain.v[i]) ? f2 : f1);
-
-		if (!use || cv_frame_init(&fr[i], use, chain.v[i], err) < 0)
-			goto out;
-	}
-	r = n;
-	n = NULL;
-	for (size_t i = nf; i-- > 0;) {
-		struct strvec hpd = STRVEC_INIT;
-		char *t;
-
-		/* locals followed in the helper's own frame; its private_data locals become $B */
-		cv_pd_locals(&fr[i], &hpd);
-		t = cv_rootify(&fr[i], r, &hpd, err);
-		free(r);
-		r = t;
-		if (r && set_b(pc, &fr[i], &hpd, &r, err) < 0) {
-			free(r);
-			r = NULL;
-		}
-		sv_clear(&hpd);
-		if (!r)
-			goto out;
-		r = map_to_caller(&fr[i], i ? &fr[i - 1] : &pc->poll, r, err);
-		if (!r)
-			goto out;
-	}
-out:
-	free(fr);
-	sv_clear(&chain);
-	free(n);
-	return r;
-}
-
 static bool json_array_contains_str(json_t *a, const char *v)
 {
 	json_t *x;
@@ -357,16 +168,285 @@ static int same_site(json_t *sites, json_t *sp, char **err)
 	return 0;
 }
 
+/* poll_requested_events() in a helper that will be given NULL would see every event: 0, or -1 with *ERR. */
+static int check_pt_uses(json_t *impl, const char *text, size_t bs, size_t be, char **err)
+{
+	const char *file = jstr(impl, "file");
+	int l0 = cfacts_line_of(text, bs), l1 = cfacts_line_of(text, be);
+	json_t *u;
+	size_t i;
+
+	json_array_foreach(json_object_get(impl, "pt_uses"), i, u) {
+		/* "poll_requested_events at FILE:LINE", or {what, file, line} */
+		char *uf = NULL;
+		const char *what = json_is_string(u) ? json_string_value(u) : jstr(u, "what");
+		const char *at = strstr(what, " at ");
+		int ul = 0;
+
+		if (!json_is_string(u)) {
+			uf = xstrdup(jstr(u, "file"));
+			ul = (int)json_integer_value(json_object_get(u, "line"));
+		} else if (at && strrchr(at, ':')) {
+			uf = xstrndup(at + 4, (size_t)(strrchr(at, ':') - at - 4));
+			ul = atoi(strrchr(at, ':') + 1);
+		}
+		if (uf && !strcmp(uf, file) && ul >= l0 && ul <= l1) {
+			free(uf);
+			continue;	/* in the function itself: becomes the events parameter */
+		}
+		*err = xasprintf("the poll_table is used by a helper (%.*s at %s:%d), which would be given NULL",
+				 (int)(at ? (size_t)(at - what) : strlen(what)), what, uf ? uf : "?", ul);
+		free(uf);
+		return -1;
+	}
+	return 0;
+}
+
+/* Is the name MASK free: in no file of the tree (in no other file, when the function is static)? */
+static int check_mask_free(struct convert *c, const char *file, const char *mask, bool is_static, char **err)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(cv_refs_of(c, mask), i, o) {
+		char *t2 = cv_read_rel(c, json_string_value(o));
+		bool clash = t2 && cfacts_count_ident(t2, 0, strlen(t2), mask, false) &&
+			     (!is_static || !strcmp(json_string_value(o), file));
+
+		free(t2);
+		if (clash) {
+			*err = xasprintf("the name %s() is taken (%s)", mask, json_string_value(o));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Where the poll side is rewritten: the file, those of its ops, its callers' (not static), sorted into FILES. */
+static int poll_side_files(struct convert *c, json_t *impl, bool is_static, json_t *files, char **err)
+{
+	const char *fn = jstr(impl, "function"), *file = jstr(impl, "file");
+	struct strvec seen = STRVEC_INIT;
+	json_t *o;
+	size_t i;
+
+	sv_push(&seen, file);
+	json_array_foreach(json_object_get(impl, "ops"), i, o) {
+		if (is_static && strcmp(jstr(o, "file"), file)) {
+			*err = xasprintf("%s() is static but %s in %s uses it", fn, jstr(o, "var"), jstr(o, "file"));
+			sv_clear(&seen);
+			return -1;
+		}
+		if (!sv_contains(&seen, jstr(o, "file")))
+			sv_push(&seen, jstr(o, "file"));
+	}
+	if (!is_static)
+		json_array_foreach(cv_refs_of(c, fn), i, o)
+			if (!sv_contains(&seen, json_string_value(o)))
+				sv_push(&seen, json_string_value(o));
+	sv_sort(&seen);
+	for (i = 0; i < seen.n; i++)
+		json_array_append_new(files, json_string(seen.v[i]));
+	sv_clear(&seen);
+	return 0;
+}
+
+/* The site of plan entry E (open:FN, wrap:FN, new-open, anon_inode_getfile:FN, ...); NULL with *ERR. */
+static json_t *plan_entry_site(struct plan_ctx *pc, const char *e, char **err)
+{
+	const char *colon = strchr(e, ':');
+	char *kind = colon ? xstrndup(e, (size_t)(colon - e)) : xstrdup(e);
+	const char *where = colon ? colon + 1 : "";
+	json_t *sp = NULL, *cs, *found = NULL;
+	size_t k;
+
+	if (!strcmp(kind, "new-open") || !strcmp(kind, "wrap")) {
+		sp = new_open_plan(pc, kind, *where ? where : NULL, err);
+	} else {
+		json_array_foreach(json_object_get(pc->impl, "creation_sites"), k, cs)
+			if (!found && !strcmp(jstr(cs, "kind"), kind) && !strcmp(jstr(cs, "function"), where))
+				found = cs;
+		if (!found)
+			*err = xasprintf("the scan's plan %s names no creation site", e);
+		else
+			sp = site_plan(pc, found, err);
+	}
+	free(kind);
+	return sp;
+}
+
+/* Every ->open() the scan found sets the head, itself or through its helper (one of SITES). */
+static int check_opens_covered(struct plan_ctx *pc, json_t *sites, char **err)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(pc->impl, "creation_sites"), i, s) {
+		const char *of = jstr(s, "function");
+		json_t *x;
+		size_t k;
+		bool covered = false;
+
+		if (strcmp(jstr(s, "kind"), "open"))
+			continue;
+		json_array_foreach(sites, k, x)
+			covered = covered || !strcmp(jstr(x, "function"), of) ||
+				  json_array_contains_str(json_object_get(x, "callers"), of) ||
+				  !strcmp(jstr(json_object_get(x, "vars"), "oldopen"), of);
+		if (!covered) {
+			*err = xasprintf("files opened by %s() would get no f_poll_head", of);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The sites of the scan's plan, into SITES (the same site once). */
+static int sites_of_scan_plan(struct plan_ctx *pc, json_t *sites, char **err)
+{
+	struct strvec seen = STRVEC_INIT;
+	json_t *pe;
+	size_t i;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(pc->impl, "plan"), i, pe) {
+		const char *e = json_string_value(pe) ? json_string_value(pe) : "";
+		json_t *sp;
+
+		if (sv_contains(&seen, e))
+			continue;
+		sv_push(&seen, e);
+		sp = plan_entry_site(pc, e, err);
+		if (!sp) {
+			rc = -1;
+			break;
+		}
+		switch (same_site(sites, sp, err)) {
+		case 0:
+			json_array_append_new(sites, sp);
+			break;
+		case 1:
+			json_decref(sp);
+			break;
+		default:
+			json_decref(sp);
+			rc = -1;
+		}
+		if (rc)
+			break;
+	}
+	sv_clear(&seen);
+	return rc ? rc : check_opens_covered(pc, sites, err);
+}
+
+/* Without a plan from the scan: each settable creation site, into SITES. */
+static int sites_of_creation(struct plan_ctx *pc, json_t *sites, char **err)
+{
+	struct strvec seen = STRVEC_INIT;
+	json_t *s;
+	size_t i;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(pc->impl, "creation_sites"), i, s) {
+		char *key = xasprintf("%s:%s", jstr(s, "file"), jstr(s, "function"));
+		json_t *sp;
+
+		if (!json_is_true(json_object_get(s, "settable"))) {
+			free(key);
+			if (open_path_kind(jstr(s, "kind")))
+				continue;	/* the file is created through an ->open() */
+			*err = xasprintf("a file is created by %s in %s() where f_poll_head cannot be set",
+					 jstr(s, "kind"), jstr(s, "function"));
+			rc = -1;
+			break;
+		}
+		if (sv_contains(&seen, key)) {
+			free(key);
+			continue;
+		}
+		sv_push(&seen, key);
+		free(key);
+		sp = site_plan(pc, s, err);
+		if (!sp) {
+			rc = -1;
+			break;
+		}
+		json_array_append_new(sites, sp);
+	}
+	sv_clear(&seen);
+	return rc;
+}
+
+/* Where each creation site sets the head, into SITES: at least one. */
+static int plan_sites(struct plan_ctx *pc, json_t *sites, char **err)
+{
+	json_t *impl = pc->impl;
+	int rc = json_array_size(json_object_get(impl, "plan")) ? sites_of_scan_plan(pc, sites, err)
+								 : sites_of_creation(pc, sites, err);
+
+	if (rc < 0)
+		return -1;
+	if (!json_array_size(sites)) {
+		json_t *s0 = json_array_get(json_object_get(impl, "creation_sites"), 0);
+
+		*err = s0 ? xasprintf("no ->open() of its own to set f_poll_head in (files come from %s in %s())",
+				      jstr(s0, "kind"), jstr(s0, "function"))
+			  : xstrdup("no creation site found");
+		return -1;
+	}
+	return 0;
+}
+
+/* The functions the poll function FN hands its poll_table to (they will be given NULL), into HELPERS. */
+static void null_helpers(struct plan_ctx *pc, const char *fn, json_t *helpers)
+{
+	json_t *cl;
+	size_t i;
+
+	json_array_foreach(json_object_get(pc->poll.facts, "calls"), i, cl) {
+		json_t *a;
+		size_t k;
+		bool gets_pt = false;
+
+		if (strcmp(jstr(cl, "func"), fn))
+			continue;
+		json_array_foreach(json_object_get(cl, "args"), k, a)
+			gets_pt = gets_pt || !strcmp(json_string_value(a), pc->poll.ptparam);
+		if (gets_pt && !json_array_contains_str(helpers, jstr(cl, "callee")))
+			json_array_append_new(helpers, json_string(jstr(cl, "callee")));
+	}
+}
+
+/* The functions of FILES that call FN directly (poll_mask.cocci -D nohead rewrites those calls), in PLAN. */
+static void direct_callers(struct plan_ctx *pc, json_t *files, const char *fn, json_t *plan)
+{
+	json_t *callers = json_array(), *x, *cl;
+	size_t fi, k;
+
+	json_array_foreach(files, fi, x) {
+		char *e = NULL;
+		json_t *ff = cv_facts_of(pc->c, json_string_value(x), &e);
+
+		free(e);
+		json_array_foreach(ff ? json_object_get(ff, "fcalls") : NULL, k, cl)
+			if (!strcmp(jstr(cl, "callee"), fn) && strcmp(jstr(cl, "func"), fn) &&
+			    !json_array_contains_str(callers, jstr(cl, "func")))
+				json_array_append_new(callers, json_string(jstr(cl, "func")));
+	}
+	if (json_array_size(callers))
+		json_object_set(plan, "direct_callers", callers);
+	json_decref(callers);
+}
+
 json_t *convert_plan(struct convert *c, json_t *impl)
 {
 	struct plan_ctx pc = { c, impl, { 0 }, NULL, NULL, NULL, NULL, false, false };
 	const char *fn = jstr(impl, "function"), *file = jstr(impl, "file"), *cls = jstr(impl, "class");
 	char *err = NULL, *mask = NULL, *text = NULL, *h = NULL, *ev = NULL;
-	json_t *facts, *plan = NULL, *files = json_array(), *sites = json_array(), *s, *o, *refs;
+	json_t *facts, *plan = NULL, *files = json_array(), *sites = json_array();
 	json_t *helpers = json_array();
-	struct strvec seen = STRVEC_INIT, stop = STRVEC_INIT;
 	bool is_static;
-	size_t i, bs, be;
+	size_t bs, be;
 
 	if (strcmp(jstr(impl, "convertible"), "yes")) {
 		err = xasprintf("not auto-convertible (%s)", jstr(impl, "convertible"));
@@ -392,35 +472,8 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 		err = xasprintf("%s() is not (struct file *, poll_table *)", fn);
 		goto refused;
 	}
-	/* poll_requested_events() in a helper that will be given NULL would see every event */
-	{
-		int l0 = cfacts_line_of(text, bs), l1 = cfacts_line_of(text, be);
-		json_t *u;
-
-		json_array_foreach(json_object_get(impl, "pt_uses"), i, u) {
-			/* "poll_requested_events at FILE:LINE", or {what, file, line} */
-			char *uf = NULL;
-			const char *what = json_is_string(u) ? json_string_value(u) : jstr(u, "what");
-			const char *at = strstr(what, " at ");
-			int ul = 0;
-
-			if (!json_is_string(u)) {
-				uf = xstrdup(jstr(u, "file"));
-				ul = (int)json_integer_value(json_object_get(u, "line"));
-			} else if (at && strrchr(at, ':')) {
-				uf = xstrndup(at + 4, (size_t)(strrchr(at, ':') - at - 4));
-				ul = atoi(strrchr(at, ':') + 1);
-			}
-			if (uf && !strcmp(uf, file) && ul >= l0 && ul <= l1) {
-				free(uf);
-				continue;	/* in the function itself: becomes the events parameter */
-			}
-			err = xasprintf("the poll_table is used by a helper (%.*s at %s:%d), which would be given NULL",
-					(int)(at ? (size_t)(at - what) : strlen(what)), what, uf ? uf : "?", ul);
-			free(uf);
-			goto refused;
-		}
-	}
+	if (check_pt_uses(impl, text, bs, be, &err) < 0)
+		goto refused;
 	ev = xstrdup(cfacts_count_ident(text, bs, be, "events", false) ? "req_events" : "events");
 	if (cfacts_count_ident(text, bs, be, ev, false)) {
 		err = xasprintf("%s() already uses the names events and req_events", fn);
@@ -428,191 +481,13 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 	}
 	mask = mask_name(fn);
 	is_static = is_static_def(text, fn);
-	refs = cv_refs_of(c, mask);
-	json_array_foreach(refs, i, o) {
-		char *t2 = cv_read_rel(c, json_string_value(o));
-		bool clash = t2 && cfacts_count_ident(t2, 0, strlen(t2), mask, false) &&
-			     (!is_static || !strcmp(json_string_value(o), file));
-
-		free(t2);
-		if (clash) {
-			err = xasprintf("the name %s() is taken (%s)", mask, json_string_value(o));
-			goto refused;
-		}
-	}
-
-	/* where the poll side is rewritten */
-	sv_push(&seen, file);
-	json_array_foreach(json_object_get(impl, "ops"), i, o) {
-		if (is_static && strcmp(jstr(o, "file"), file)) {
-			err = xasprintf("%s() is static but %s in %s uses it", fn, jstr(o, "var"), jstr(o, "file"));
-			goto refused;
-		}
-		if (!sv_contains(&seen, jstr(o, "file")))
-			sv_push(&seen, jstr(o, "file"));
-	}
-	if (!is_static)
-		json_array_foreach(cv_refs_of(c, fn), i, o)
-			if (!sv_contains(&seen, json_string_value(o)))
-				sv_push(&seen, json_string_value(o));
-	sv_sort(&seen);
-	for (i = 0; i < seen.n; i++)
-		json_array_append_new(files, json_string(seen.v[i]));
+	if (check_mask_free(c, file, mask, is_static, &err) < 0 || poll_side_files(c, impl, is_static, files, &err) < 0)
+		goto refused;
 
 	/* the head and where each creation site sets it */
-	if (strcmp(cls, "none")) {
-		json_t *hd = json_array_get(json_object_get(impl, "heads"), 0);
-
-		if (json_array_size(json_object_get(impl, "heads")) != 1) {
-			err = xasprintf("%zu heads", json_array_size(json_object_get(impl, "heads")));
-			goto refused;
-		}
-		if (!*jstr(hd, "via") && !cfacts_count_ident(text, bs, be, "poll_wait", false)) {
-			err = xasprintf("no poll_wait() in the body of %s()", fn);
-			goto refused;
-		}
-		h = poll_head(&pc, &err);
-		if (!h)
-			goto refused;
-		cv_pd_locals(&pc.poll, &stop);
-		pc.head_pd = cv_rootify(&pc.poll, h, &stop, &err);
-		if (!pc.head_pd || set_b(&pc, &pc.poll, &stop, &pc.head_pd, &err) < 0)
-			goto refused;
-		pc.head_root = cv_rootify(&pc.poll, h, NULL, &err);
-		if (!pc.head_root)
-			goto refused;
-		if (hx_contains_seq(pc.head_root, "$B")) {
-			/* from a helper: $B is private_data with the helper's type */
-			char *cast = xasprintf("( %s ) $PD", pc.btype), *t2 = hx_subst(pc.head_root, "$B", cast);
-
-			free(cast);
-			free(pc.head_root);
-			pc.head_root = t2;
-		}
-		pc.uses_pd = hx_contains_seq(pc.head_root, "$PD");
-		pc.static_head = cv_only_globals(&pc.poll, pc.head_root) && !hx_contains_seq(pc.head_root, "$");
-		{
-			struct strvec v = STRVEC_INIT;
-
-			hx_vars(pc.head_root, &v);
-			for (size_t k = 0; k < v.n; k++)
-				if (v.v[k][0] != '$' && cv_is_param(&pc.poll, v.v[k], NULL)) {
-					err = xasprintf("the head depends on the parameter %s", v.v[k]);
-					sv_clear(&v);
-					goto refused;
-				}
-			sv_clear(&v);
-		}
-		sv_clear(&seen);
-		if (json_array_size(json_object_get(impl, "plan"))) {
-			/* the scan says where: open:FN, wrap:FN, new-open, anon_inode_getfile:FN, ... */
-			json_t *pe;
-
-			json_array_foreach(json_object_get(impl, "plan"), i, pe) {
-				const char *e = json_string_value(pe) ? json_string_value(pe) : "";
-				const char *colon = strchr(e, ':');
-				char *kind = colon ? xstrndup(e, (size_t)(colon - e)) : xstrdup(e);
-				const char *where = colon ? colon + 1 : "";
-				json_t *sp = NULL, *cs, *found = NULL;
-				size_t k;
-
-				if (sv_contains(&seen, e)) {
-					free(kind);
-					continue;
-				}
-				sv_push(&seen, e);
-				if (!strcmp(kind, "new-open") || !strcmp(kind, "wrap")) {
-					sp = new_open_plan(&pc, kind, *where ? where : NULL, &err);
-				} else {
-					json_array_foreach(json_object_get(impl, "creation_sites"), k, cs)
-						if (!found && !strcmp(jstr(cs, "kind"), kind) && !strcmp(jstr(cs, "function"), where))
-							found = cs;
-					if (!found)
-						err = xasprintf("the scan's plan %s names no creation site", e);
-					else
-						sp = site_plan(&pc, found, &err);
-				}
-				free(kind);
-				if (!sp)
-					goto refused;
-				switch (same_site(sites, sp, &err)) {
-				case 0:
-					json_array_append_new(sites, sp);
-					break;
-				case 1:
-					json_decref(sp);
-					break;
-				default:
-					json_decref(sp);
-					goto refused;
-				}
-			}
-			/* every ->open() the scan found sets the head, itself or through its helper */
-			json_array_foreach(json_object_get(impl, "creation_sites"), i, s) {
-				const char *of = jstr(s, "function");
-				json_t *x;
-				size_t k;
-				bool covered = false;
-
-				if (strcmp(jstr(s, "kind"), "open"))
-					continue;
-				json_array_foreach(sites, k, x)
-					covered = covered || !strcmp(jstr(x, "function"), of) ||
-						  json_array_contains_str(json_object_get(x, "callers"), of) ||
-						  !strcmp(jstr(json_object_get(x, "vars"), "oldopen"), of);
-				if (!covered) {
-					err = xasprintf("files opened by %s() would get no f_poll_head", of);
-					goto refused;
-				}
-			}
-		} else json_array_foreach(json_object_get(impl, "creation_sites"), i, s) {
-			char *key = xasprintf("%s:%s", jstr(s, "file"), jstr(s, "function"));
-			json_t *sp;
-
-			if (!json_is_true(json_object_get(s, "settable"))) {
-				free(key);
-				if (open_path_kind(jstr(s, "kind")))
-					continue;	/* the file is created through an ->open() */
-				err = xasprintf("a file is created by %s in %s() where f_poll_head cannot be set",
-						jstr(s, "kind"), jstr(s, "function"));
-				goto refused;
-			}
-			if (sv_contains(&seen, key)) {
-				free(key);
-				continue;
-			}
-			sv_push(&seen, key);
-			free(key);
-			sp = site_plan(&pc, s, &err);
-			if (!sp)
-				goto refused;
-			json_array_append_new(sites, sp);
-		}
-		if (!json_array_size(sites)) {
-			json_t *s0 = json_array_get(json_object_get(impl, "creation_sites"), 0);
-
-			err = s0 ? xasprintf("no ->open() of its own to set f_poll_head in (files come from %s in %s())",
-					     jstr(s0, "kind"), jstr(s0, "function"))
-				 : xstrdup("no creation site found");
-			goto refused;
-		}
-	}
-	{
-		json_t *cl;
-
-		json_array_foreach(json_object_get(pc.poll.facts, "calls"), i, cl) {
-			json_t *a;
-			size_t k;
-			bool gets_pt = false;
-
-			if (strcmp(jstr(cl, "func"), fn))
-				continue;
-			json_array_foreach(json_object_get(cl, "args"), k, a)
-				gets_pt = gets_pt || !strcmp(json_string_value(a), pc.poll.ptparam);
-			if (gets_pt && !json_array_contains_str(helpers, jstr(cl, "callee")))
-				json_array_append_new(helpers, json_string(jstr(cl, "callee")));
-		}
-	}
+	if (strcmp(cls, "none") && (plan_head(&pc, text, bs, be, &h, &err) < 0 || plan_sites(&pc, sites, &err) < 0))
+		goto refused;
+	null_helpers(&pc, fn, helpers);
 	{
 		char *hp = h ? hx_pretty(h) : xstrdup("");
 
@@ -621,25 +496,8 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 				 "mask_fn", mask, "events", ev, "pt", pc.poll.ptparam, "static", is_static, "files",
 				 files, "sites", sites, "head", hp, "null_helpers", helpers, "class", cls);
 		free(hp);
-		if (!strcmp(cls, "none")) {
-			/* the functions that call it directly: poll_mask.cocci -D nohead rewrites those calls */
-			json_t *callers = json_array(), *x, *cl;
-			size_t fi, k;
-
-			json_array_foreach(files, fi, x) {
-				char *e = NULL;
-				json_t *ff = cv_facts_of(pc.c, json_string_value(x), &e);
-
-				free(e);
-				json_array_foreach(ff ? json_object_get(ff, "fcalls") : NULL, k, cl)
-					if (!strcmp(jstr(cl, "callee"), fn) && strcmp(jstr(cl, "func"), fn) &&
-					    !json_array_contains_str(callers, jstr(cl, "func")))
-						json_array_append_new(callers, json_string(jstr(cl, "func")));
-			}
-			if (json_array_size(callers))
-				json_object_set(plan, "direct_callers", callers);
-			json_decref(callers);
-		}
+		if (!strcmp(cls, "none"))
+			direct_callers(&pc, files, fn, plan);
 	}
 	goto out;
 refused:
@@ -648,8 +506,6 @@ out:
 	json_decref(files);
 	json_decref(sites);
 	json_decref(helpers);
-	sv_clear(&seen);
-	sv_clear(&stop);
 	free(text);
 	free(mask);
 	free(ev);
