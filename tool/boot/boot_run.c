@@ -43,13 +43,7 @@ int run_logged(const char *const argv[], const char *cwd, const char *log, int t
 		dup2(fd, 2);
 		/* own process group: a timeout kills the program and its children */
 		setpgid(0, 0);
-		if (cwd && chdir(cwd) < 0) {
-			fprintf(stderr, "%s: cannot chdir to '%s': %s\n", progname, cwd, strerror(errno));
-			_exit(127);
-		}
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", progname, argv[0], strerror(errno));
-		_exit(127);
+		child_exec(argv, cwd);
 	}
 	close(fd);
 	setpgid(pid, pid);

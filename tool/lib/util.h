@@ -165,5 +165,7 @@ double now_seconds(void);
 
 /* Run a command, argv style; returns exit status or -1.  out captures stdout when non-NULL. */
 int run_cmd(const char *const argv[], const char *cwd, struct strbuf *out, bool quiet_stderr);
+/* In a forked child: go to CWD (unless NULL) and run ARGV; on failure say why and _exit(127). */
+void child_exec(const char *const argv[], const char *cwd) __attribute__((noreturn));
 
 #endif

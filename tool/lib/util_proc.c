@@ -101,6 +101,18 @@ double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* In a forked child: go to CWD (unless NULL) and run ARGV; on failure say why and _exit(127). */
+void child_exec(const char *const argv[], const char *cwd)
+{
+	if (cwd && chdir(cwd) < 0) {
+		fprintf(stderr, "%s: cannot chdir to '%s': %s\n", progname, cwd, strerror(errno));
+		_exit(127);
+	}
+	execvp(argv[0], (char *const *)argv);
+	fprintf(stderr, "%s: cannot run '%s': %s\n", progname, argv[0], strerror(errno));
+	_exit(127);
+}
+
 int run_cmd(const char *const argv[], const char *cwd, struct strbuf *out, bool quiet_stderr)
 {
 	int pipefd[2] = { -1, -1 };
@@ -126,13 +138,7 @@ int run_cmd(const char *const argv[], const char *cwd, struct strbuf *out, bool 
 			if (fd >= 0)
 				dup2(fd, 2);
 		}
-		if (cwd && chdir(cwd) < 0) {
-			fprintf(stderr, "%s: cannot chdir to '%s': %s\n", progname, cwd, strerror(errno));
-			_exit(127);
-		}
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", progname, argv[0], strerror(errno));
-		_exit(127);
+		child_exec(argv, cwd);
 	}
 	if (out) {
 		char buf[65536];
