@@ -22,7 +22,7 @@ OBJS += \
 	$(BUILD)/obj/boot_run.o
 
 POLLTEST        := $(BUILD)/boot/polltest
-POLLTEST_SRCS   := tests/boot/polltest.c tests/boot/checks.c tests/boot/kinds.c tests/boot/devkinds.c tests/boot/rawio.c tests/boot/bench.c
+POLLTEST_SRCS   := tests/boot/polltest.c tests/boot/checks.c tests/boot/kinds.c tests/boot/devkinds.c tests/boot/swkinds.c tests/boot/rawio.c tests/boot/bench.c
 POLLTEST_CFLAGS := -std=c11 -O2 -Wall -Wextra
 BOOT_PKGS       := qemu-system-x86 busybox-static libc6-dev
 BOOT_OUT        ?= $(BUILD)/boot-test
