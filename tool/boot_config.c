@@ -154,6 +154,10 @@ static void check_list(struct boot_work *w, const char *src, struct symbol_resul
 		if (off) {
 			free(r->reason);
 			r->reason = xasprintf("CONFIG_%s stays off: %s", off, depends_of(src, off));
+		} else if (r->reason && strstr(r->reason, " stays off: ")) {
+			/* a round before said so, and its dependencies turned it on */
+			free(r->reason);
+			r->reason = NULL;
 		}
 		free(off);
 	}

@@ -167,6 +167,15 @@ static int kind_ok(const struct boot_report *r, const struct boot_result *b, con
 	return n;
 }
 
+/* did the guest run kind K at all (polltest -k and -x choose)? */
+static bool kind_ran(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k)
+{
+	for (size_t i = 0; i < b->nchecks; i++)
+		if (kind_of_check(r, b->checks[i].name) == k)
+			return true;
+	return false;
+}
+
 static const char *kind_skip_reason(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k)
 {
 	for (size_t i = 0; i < b->nchecks; i++)
@@ -193,7 +202,10 @@ static const char *not_exercised(const struct boot_report *r, size_t i)
 			continue;
 		if (kind_ok(r, b, k))
 			return NULL;
-		return kind_skip_reason(r, b, k) ? kind_skip_reason(r, b, k) : "no check of its file type passed";
+		if (kind_skip_reason(r, b, k))
+			return kind_skip_reason(r, b, k);
+		return kind_ran(r, b, k) ? "no check of its file type passed" :
+		       "its file type did not run in this boot (left out by the guest's -k or -x)";
 	}
 	return NO_GUEST_TEST;
 }
