@@ -98,6 +98,13 @@ struct boot_work {
 	struct kernel_build k[NR_KERNELS];
 	struct symbol_result *syms;
 	size_t nsyms;
+	/*
+	 * The backends of the guest's kinds (struct guest_kind's kconfig)
+	 * whose ->poll the series converts: file is the kinds' names
+	 * ("tpm-dev, tpmrm-dev"), symbol one Kconfig symbol (CONFIG_SW_SYNC)
+	 */
+	struct symbol_result *backends;
+	size_t nbackends;
 	struct strvec base_syms;	/* the fixed list, with what ended up =y */
 	struct strvec base_missing;
 	char *config;		/* the .config text */
@@ -111,7 +118,9 @@ void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir,
  * the worktrees out.
  */
 void work_apply(struct boot_work *w, const struct boot_series *s, const char *kpatches);
-void work_config(struct boot_work *w, const struct boot_series *s);
+struct guest_kind;
+/* the configuration: tinyconfig, the converted files, the backends of the kinds that exercise them */
+void work_config(struct boot_work *w, const struct boot_series *s, const struct guest_kind *kinds, size_t nkinds);
 /* Build one kernel; dies with the log's tail when make fails. */
 void work_build(struct boot_work *w, enum kernel_id id);
 void work_free(struct boot_work *w);
@@ -138,6 +147,7 @@ bool kconfig_resolve(const char *src, const char *config, const char *sym, struc
 
 struct guest_kind {
 	char *name, *source, *poll_fn;
+	char *kconfig;		/* its backend's Kconfig symbols, space-separated, or NULL */
 	bool unconvertible;
 	bool always_ready;	/* no wake-up to test: a lost head would not show */
 };

@@ -7,6 +7,13 @@
  * composite objects and conditional directories: kbuild_symbol()), set with the kernel's
  * scripts/config and checked after olddefconfig.  A symbol that stays off
  * is reported with its "depends on" lines, so "needs PCI" reads as such.
+ *
+ * The guest's kinds name the backend that makes their file or makes it
+ * ready (tool/boot/guest/kinds.c: CONFIG_SW_SYNC for sync_file,
+ * CONFIG_RC_LOOPBACK for lirc): a backend is enabled, with its software
+ * dependencies, only when the series converts the ->poll of a kind that
+ * needs it, so the configuration follows the series, not a list per
+ * kernel version.
  */
 #define _GNU_SOURCE
 #include "boot.h"
@@ -132,11 +139,11 @@ static char *first_off(const struct boot_work *w, const struct symbol_result *r)
 	return off;
 }
 
-/* which converted files' symbols are =y, and why the others are not */
-static void check_symbols(struct boot_work *w, const char *src)
+/* which symbols of SYMS (converted files, backends) are =y, and why the others are not */
+static void check_list(struct boot_work *w, const char *src, struct symbol_result *syms, size_t n)
 {
-	for (size_t i = 0; i < w->nsyms; i++) {
-		struct symbol_result *r = &w->syms[i];
+	for (size_t i = 0; i < n; i++) {
+		struct symbol_result *r = &syms[i];
 		char *off;
 
 		if (!r->symbol)
@@ -147,12 +154,109 @@ static void check_symbols(struct boot_work *w, const char *src)
 		if (off) {
 			free(r->reason);
 			r->reason = xasprintf("CONFIG_%s stays off: %s", off, depends_of(src, off));
+		} else if (r->reason && strstr(r->reason, " stays off: ")) {
+			/* a round before said so, and its dependencies turned it on */
+			free(r->reason);
+			r->reason = NULL;
 		}
 		free(off);
 	}
 }
 
-void work_config(struct boot_work *w, const struct boot_series *s)
+static void check_symbols(struct boot_work *w, const char *src)
+{
+	check_list(w, src, w->syms, w->nsyms);
+	check_list(w, src, w->backends, w->nbackends);
+}
+
+/*
+ * The backends of the kinds whose ->poll S converts, into w->backends and
+ * ENABLE: one entry per symbol, named after the kinds that need it.
+ */
+static void add_backends(struct boot_work *w, const struct boot_series *s, const struct guest_kind *kinds,
+			 size_t nkinds, struct strvec *enable)
+{
+	for (size_t i = 0; i < nkinds; i++) {
+		const struct guest_kind *k = &kinds[i];
+		char *all, *save = NULL;
+
+		if (!k->kconfig || !boot_series_converts(s, k->source, k->poll_fn))
+			continue;
+		all = xstrdup(k->kconfig);
+		for (char *sym = strtok_r(all, " ", &save); sym; sym = strtok_r(NULL, " ", &save)) {
+			struct symbol_result *r = NULL;
+
+			for (size_t j = 0; j < w->nbackends && !r; j++)
+				if (!strcmp(w->backends[j].symbol, sym))
+					r = &w->backends[j];
+			if (r) {
+				char *names = xasprintf("%s, %s", r->file, k->name);
+
+				free(r->file);
+				r->file = names;
+				continue;
+			}
+			w->backends = xrealloc(w->backends, (w->nbackends + 1) * sizeof(*w->backends));
+			r = &w->backends[w->nbackends++];
+			memset(r, 0, sizeof(*r));
+			r->file = xstrdup(k->name);
+			r->symbol = xstrdup(sym);
+			if (!sv_contains(enable, sym))
+				sv_push(enable, sym);
+		}
+		free(all);
+	}
+}
+
+/* one round of dependency resolution over SYMS: what to enable next into MORE */
+static void resolve_list(struct boot_work *w, const char *src, struct symbol_result *syms, size_t n,
+			 const struct strvec *enable, struct strvec *more)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct symbol_result *r = &syms[i];
+		char *off = first_off(w, r), *why = NULL;
+		struct strvec plan = STRVEC_INIT;
+
+		if (!off)
+			continue;
+		if (kconfig_resolve(src, w->config, off, &plan, &why)) {
+			for (size_t j = 0; j < plan.n; j++) {
+				if (!sv_contains(&r->needs, plan.v[j]) && strcmp(plan.v[j], off))
+					sv_push(&r->needs, plan.v[j]);
+				if (!sv_contains(enable, plan.v[j]) && !sv_contains(more, plan.v[j]))
+					sv_push(more, plan.v[j]);
+			}
+		} else {
+			free(r->refused);
+			r->refused = why;
+		}
+		sv_clear(&plan);
+		free(off);
+	}
+}
+
+/* after the last round: a symbol off says why; one on keeps its dependencies */
+static void finish_list(struct symbol_result *syms, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct symbol_result *r = &syms[i];
+
+		if (!r->on && r->refused && r->reason) {
+			char *m = xasprintf("%s (not enabled: %s)", r->reason, r->refused);
+
+			free(r->reason);
+			r->reason = m;
+		} else if (!r->on && r->refused && !r->reason) {
+			r->reason = xasprintf("not enabled: %s", r->refused);
+		}
+		if (r->on || !r->needs.n)
+			continue;
+		/* dependencies that did not make it on are no dependencies of a file that is on */
+		sv_clear(&r->needs);
+	}
+}
+
+void work_config(struct boot_work *w, const struct boot_series *s, const struct guest_kind *kinds, size_t nkinds)
 {
 	const char *src = w->k[K_BASE].src;
 	char *obj = xasprintf("%s/config", w->root), *cfg = path_join(obj, ".config");
@@ -187,6 +291,7 @@ void work_config(struct boot_work *w, const struct boot_series *s)
 		free(cond);
 	}
 	kbuild_close(kb);
+	add_backends(w, s, kinds, nkinds, &enable);
 	apply_config(w, src, obj, log, &enable);
 	for (size_t i = 0; i < sizeof(base_symbols) / sizeof(base_symbols[0]); i++) {
 		if (config_has(w->config, base_symbols[i]))
@@ -206,27 +311,8 @@ void work_config(struct boot_work *w, const struct boot_series *s)
 		struct strvec more = STRVEC_INIT;
 
 		check_symbols(w, src);
-		for (size_t i = 0; i < w->nsyms; i++) {
-			struct symbol_result *r = &w->syms[i];
-			char *off = first_off(w, r), *why = NULL;
-			struct strvec plan = STRVEC_INIT;
-
-			if (!off)
-				continue;
-			if (kconfig_resolve(src, w->config, off, &plan, &why)) {
-				for (size_t j = 0; j < plan.n; j++) {
-					if (!sv_contains(&r->needs, plan.v[j]) && strcmp(plan.v[j], off))
-						sv_push(&r->needs, plan.v[j]);
-					if (!sv_contains(&enable, plan.v[j]) && !sv_contains(&more, plan.v[j]))
-						sv_push(&more, plan.v[j]);
-				}
-			} else {
-				free(r->refused);
-				r->refused = why;
-			}
-			sv_clear(&plan);
-			free(off);
-		}
+		resolve_list(w, src, w->syms, w->nsyms, &enable, &more);
+		resolve_list(w, src, w->backends, w->nbackends, &enable, &more);
 		if (!more.n)
 			break;
 		for (size_t i = 0; i < more.n; i++)
@@ -235,20 +321,8 @@ void work_config(struct boot_work *w, const struct boot_series *s)
 		apply_config(w, src, obj, log, &enable);
 	}
 	check_symbols(w, src);
-	for (size_t i = 0; i < w->nsyms; i++) {
-		struct symbol_result *r = &w->syms[i];
-
-		if (!r->on && r->refused && r->reason) {
-			char *m = xasprintf("%s (not enabled: %s)", r->reason, r->refused);
-
-			free(r->reason);
-			r->reason = m;
-		}
-		if (r->on || !r->needs.n)
-			continue;
-		/* dependencies that did not make it on are no dependencies of a file that is on */
-		sv_clear(&r->needs);
-	}
+	finish_list(w->syms, w->nsyms);
+	finish_list(w->backends, w->nbackends);
 	sv_clear(&enable);
 	free(obj);
 	free(cfg);

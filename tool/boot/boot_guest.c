@@ -69,12 +69,12 @@ void guest_kinds(const char *polltest, struct guest_kind **out, size_t *n)
 	if (run_cmd(argv, NULL, &sb, false))
 		die_code(EXIT_TOOL, "'%s list' failed", polltest);
 	for (char *p = sb.buf; p && *p;) {
-		char *e = strchr(p, '\n'), *f[4] = { 0 };
+		char *e = strchr(p, '\n'), *f[5] = { 0 };
 		int nf = 0;
 
 		if (e)
 			*e = '\0';
-		for (char *q = p; nf < 4; nf++) {
+		for (char *q = p; nf < 5; nf++) {
 			f[nf] = q;
 			q = strchr(q, '\t');
 			if (!q) {
@@ -83,7 +83,7 @@ void guest_kinds(const char *polltest, struct guest_kind **out, size_t *n)
 			}
 			*q++ = '\0';
 		}
-		if (nf == 4) {
+		if (nf >= 4) {	/* the fifth field, the backend, is newer */
 			struct guest_kind *k;
 
 			*out = xrealloc(*out, (*n + 1) * sizeof(**out));
@@ -93,6 +93,7 @@ void guest_kinds(const char *polltest, struct guest_kind **out, size_t *n)
 			k->poll_fn = xstrdup(f[2]);
 			k->unconvertible = !strcmp(f[3], "unconvertible");
 			k->always_ready = !strcmp(f[3], "always-ready");
+			k->kconfig = nf == 5 && strcmp(f[4], "-") && *f[4] ? xstrdup(f[4]) : NULL;
 		}
 		p = e ? e + 1 : NULL;
 	}

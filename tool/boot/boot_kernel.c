@@ -467,6 +467,14 @@ void work_free(struct boot_work *w)
 		sv_clear(&w->syms[i].needs);
 	}
 	free(w->syms);
+	for (size_t i = 0; i < w->nbackends; i++) {
+		free(w->backends[i].file);
+		free(w->backends[i].symbol);
+		free(w->backends[i].reason);
+		free(w->backends[i].refused);
+		sv_clear(&w->backends[i].needs);
+	}
+	free(w->backends);
 	sv_clear(&w->base_syms);
 	sv_clear(&w->base_missing);
 	free(w->config);

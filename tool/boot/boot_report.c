@@ -167,6 +167,15 @@ static int kind_ok(const struct boot_report *r, const struct boot_result *b, con
 	return n;
 }
 
+/* did the guest run kind K at all (polltest -k and -x choose)? */
+static bool kind_ran(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k)
+{
+	for (size_t i = 0; i < b->nchecks; i++)
+		if (kind_of_check(r, b->checks[i].name) == k)
+			return true;
+	return false;
+}
+
 static const char *kind_skip_reason(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k)
 {
 	for (size_t i = 0; i < b->nchecks; i++)
@@ -175,6 +184,8 @@ static const char *kind_skip_reason(const struct boot_report *r, const struct bo
 			return b->checks[i].detail;
 	return NULL;
 }
+
+static const char NO_GUEST_TEST[] = "built, but the guest has no test for its file type (hardware, or not written yet)";
 
 /* why converted file I of the configuration did not run in the guest, or NULL if it did */
 static const char *not_exercised(const struct boot_report *r, size_t i)
@@ -191,9 +202,12 @@ static const char *not_exercised(const struct boot_report *r, size_t i)
 			continue;
 		if (kind_ok(r, b, k))
 			return NULL;
-		return kind_skip_reason(r, b, k) ? kind_skip_reason(r, b, k) : "no check of its file type passed";
+		if (kind_skip_reason(r, b, k))
+			return kind_skip_reason(r, b, k);
+		return kind_ran(r, b, k) ? "no check of its file type passed" :
+		       "its file type did not run in this boot (left out by the guest's -k or -x)";
 	}
-	return "built, but the guest has no test for its file type (hardware, or not written yet)";
+	return NO_GUEST_TEST;
 }
 
 /*
@@ -405,6 +419,27 @@ json_t *boot_report_json(const struct boot_report *r)
 	json_object_set_new(cfg, "enabled", on);
 	json_object_set_new(cfg, "could_not_enable", missing);
 	json_object_set_new(cfg, "converted_files", syms);
+	{
+		/* what makes the converted files' kinds in the guest: CONFIG_SW_SYNC for sync_file */
+		json_t *be = json_array();
+
+		for (size_t i = 0; i < w->nbackends; i++) {
+			const struct symbol_result *y = &w->backends[i];
+			json_t *x = json_pack("{s:s,s:s,s:b}", "symbol", y->symbol, "kinds", y->file, "enabled", y->on);
+
+			if (y->needs.n) {
+				json_t *deps = json_array();
+
+				for (size_t j = 0; j < y->needs.n; j++)
+					json_array_append_new(deps, json_string(y->needs.v[j]));
+				json_object_set_new(x, "dependencies", deps);
+			}
+			if (y->reason)
+				json_object_set_new(x, "reason", json_string(y->reason));
+			json_array_append_new(be, x);
+		}
+		json_object_set_new(cfg, "backends", be);
+	}
 	json_object_set_new(root, "config", cfg);
 
 	for (int id = 0; id < NR_KERNELS; id++) {
@@ -638,7 +673,7 @@ char *boot_report_markdown(const struct boot_report *r)
 	struct counts c = count(base);
 	int ids[NR_KERNELS], nk = kernels(r, ids), nsym = 0;
 	struct strvec exercised = STRVEC_INIT, unconverted = STRVEC_INIT, missing = STRVEC_INIT;
-	struct strvec untested = STRVEC_INIT;
+	struct strvec untested = STRVEC_INIT, skipped = STRVEC_INIT;
 
 	sb_adds(&sb, "## Tested\n\n");
 	sb_addf(&t, "Booted in qemu (x86_64, %s) on Linux %s: ",
@@ -668,12 +703,27 @@ char *boot_report_markdown(const struct boot_report *r)
 		}
 		struct strvec deps = STRVEC_INIT;
 
+		int nbe = 0;
+
 		for (size_t i = 0; i < syms.n; i++)
 			sb_addf(&t, "%sCONFIG_%s", nsym++ ? ", " : " that also enables the converted files' ", syms.v[i]);
+		for (size_t i = 0; i < w->nbackends; i++) {
+			if (!w->backends[i].on || sv_contains(&syms, w->backends[i].symbol))
+				continue;
+			sb_addf(&t, "%sCONFIG_%s (%s)", nbe++ ? ", " : nsym ? ", the backends the guest makes their files with, " :
+				" that also enables the backends the guest makes the converted files with, ",
+				w->backends[i].symbol, w->backends[i].file);
+			sv_push(&syms, w->backends[i].symbol);
+		}
 		for (size_t i = 0; i < w->nsyms; i++)
 			for (size_t j = 0; j < w->syms[i].needs.n; j++)
 				if (!sv_contains(&syms, w->syms[i].needs.v[j]) && !sv_contains(&deps, w->syms[i].needs.v[j]))
 					sv_push(&deps, w->syms[i].needs.v[j]);
+		for (size_t i = 0; i < w->nbackends; i++)
+			for (size_t j = 0; j < w->backends[i].needs.n; j++)
+				if (w->backends[i].on && !sv_contains(&syms, w->backends[i].needs.v[j]) &&
+				    !sv_contains(&deps, w->backends[i].needs.v[j]))
+					sv_push(&deps, w->backends[i].needs.v[j]);
 		for (size_t i = 0; i < deps.n; i++)
 			sb_addf(&t, "%sCONFIG_%s", i ? ", " : ", and the software options they depend on, ", deps.v[i]);
 		sv_clear(&syms);
@@ -693,9 +743,13 @@ char *boot_report_markdown(const struct boot_report *r)
 			sv_push(&unconverted, k->name);
 	}
 	for (size_t i = 0; i < w->nsyms; i++) {
-		if (!not_exercised(r, i))
+		const char *why = not_exercised(r, i);
+
+		if (!why)
 			continue;
-		if (w->syms[i].on)
+		if (w->syms[i].on && why != NO_GUEST_TEST)
+			sv_pushf(&skipped, "%s (%s)", w->syms[i].file, why);
+		else if (w->syms[i].on)
 			sv_push(&untested, w->syms[i].file);
 		else
 			sv_push(&missing, w->syms[i].file);
@@ -718,6 +772,8 @@ char *boot_report_markdown(const struct boot_report *r)
 		list_line(&sb, h, &untested, ", ");
 		free(h);
 	}
+	if (skipped.n)
+		list_line(&sb, "Converted files built, whose guest test did not run:", &skipped, "; ");
 	if (missing.n) {
 		char *h = xasprintf("Converted files not built (%zu; their options need hardware or subsystems "
 				    "this configuration lacks, boot-test.json has each reason):", missing.n);
@@ -746,5 +802,6 @@ char *boot_report_markdown(const struct boot_report *r)
 	sv_clear(&unconverted);
 	sv_clear(&missing);
 	sv_clear(&untested);
+	sv_clear(&skipped);
 	return sb_detach(&sb);
 }

@@ -65,8 +65,11 @@ static const char usage[] =
 "                        (e.g. -k:eventfd,pipe runs only those file types)\n"
 "      --plan            print what the series converts, which file types the\n"
 "                        guest exercises, the converted files' Kconfig\n"
-"                        symbols and the software options they need, then stop (with --mutate: write the mutated\n"
-"                        series to DIR/mutated-series); builds nothing\n"
+"                        symbols and the software options they need, the\n"
+"                        backends the guest makes their files with (lines\n"
+"                        'backend KIND SYMBOL NEEDS'), then stop (with\n"
+"                        --mutate: write the mutated series to\n"
+"                        DIR/mutated-series); builds nothing\n"
 "  -q, --quiet           no progress output\n"
 "  -h, --help            this text\n"
 "\n"
@@ -173,6 +176,28 @@ static int print_plan(const struct boot_series *s, const struct boot_report *rep
 		free(sym);
 		free(cond);
 		free(why);
+	}
+	/* the backends of the converted kinds, with what they need from nothing on */
+	for (size_t i = 0; i < rep->nkinds; i++) {
+		const struct guest_kind *k = &rep->kinds[i];
+		char *all, *save = NULL;
+
+		if (!k->kconfig || !boot_series_converts(s, k->source, k->poll_fn))
+			continue;
+		all = xstrdup(k->kconfig);
+		for (char *sym = strtok_r(all, " ", &save); sym; sym = strtok_r(NULL, " ", &save)) {
+			struct strvec needs = STRVEC_INIT;
+			char *refused = NULL;
+			bool ok = kconfig_resolve(tree, "\n", sym, &needs, &refused);
+
+			printf("backend\t%s\t%s\t", k->name, sym);
+			for (size_t j = 0; j < needs.n; j++)
+				printf("%s%s", j ? " " : "", needs.v[j]);
+			printf("\t%s\n", ok ? "" : refused ? refused : "refused");
+			sv_clear(&needs);
+			free(refused);
+		}
+		free(all);
 	}
 	if (mutate) {
 		char *dir = path_join(out, "mutated-series");
@@ -366,6 +391,7 @@ static void report_free(struct boot_report *rep)
 		free(rep->kinds[i].name);
 		free(rep->kinds[i].source);
 		free(rep->kinds[i].poll_fn);
+		free(rep->kinds[i].kconfig);
 	}
 	free(rep->kinds);
 	sv_clear(&rep->failures);
@@ -455,7 +481,7 @@ int cmd_boot_test(int argc, char **argv)
 	rep.reproduce = cmdline.buf;
 
 	work_apply(&w, use, o.kpatches);
-	work_config(&w, use);
+	work_config(&w, use, rep.kinds, rep.nkinds);
 	for (int i = 0; i < NR_KERNELS; i++)
 		if (w.k[i].wanted)
 			work_build(&w, (enum kernel_id)i);

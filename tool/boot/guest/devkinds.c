@@ -40,7 +40,7 @@ static int neg_errno(void)
 	return errno ? -errno : -EIO;
 }
 
-static int read_text(const char *path, char *buf, size_t size)
+int read_text(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -56,7 +56,7 @@ static int read_text(const char *path, char *buf, size_t size)
 }
 
 /* read until EAGAIN: 0, or -errno */
-static int drain_fd(int fd)
+int drain_fd(int fd)
 {
 	char buf[4096];
 
@@ -74,7 +74,7 @@ static int drain_fd(int fd)
  * The entry of sysfs directory DIR named PREFIX<n> whose FILE (relative to
  * the entry) satisfies MATCH, waited for; its name in NAME.  0 or -errno.
  */
-static int find_entry(const char *dir, const char *prefix, const char *file,
+int find_entry(const char *dir, const char *prefix, const char *file,
 		      bool (*match)(const char *text, const void *arg), const void *arg,
 		      char *name, size_t size)
 {
@@ -112,7 +112,7 @@ static bool any_event(const char *text, const void *arg)
  * Open a device node, waiting for it: sysfs shows a device before
  * devtmpfs has made its node.
  */
-static int open_node(const char *path, int flags)
+int open_node(const char *path, int flags)
 {
 	for (int t = 0; t < NODE_WAIT_MS / 10; t++) {
 		int fd = open(path, flags | O_CLOEXEC);
@@ -125,7 +125,7 @@ static int open_node(const char *path, int flags)
 }
 
 /* wait for PATH to exist: 0 or -ENODEV */
-static int await_path(const char *path)
+int await_path(const char *path)
 {
 	for (int t = 0; t < NODE_WAIT_MS / 10; t++) {
 		if (access(path, F_OK) == 0)

@@ -6,7 +6,8 @@
  *
  *   polltest [test] [-k KIND,...] [-x KIND,...] [-t MS]   the checks, TAP on stdout
  *   polltest bench [-k KIND,...] [-x KIND,...]            the benchmark (bench.c)
- *   polltest list                                         the kinds, one per line
+ *   polltest list                                         the kinds, one per line:
+ *       name, source, .poll function, flags, backend Kconfig symbols ("-": none)
  *
  * Each check opens a fresh instance, so one failure never leaks into the
  * next check.  A kind the kernel (or a host sandbox) does not offer is
@@ -120,8 +121,20 @@ static void run_kind(const struct kind *k)
 
 	fixture_init(&f);
 	r = k->open(&f);
-	if (r)
-		snprintf(why, sizeof(why), "not available: %s", strerror(-r));
+	if (r) {
+		int n = snprintf(why, sizeof(why), "not available: %s", strerror(-r));
+
+		/* the backend's options, when the kind has one: perhaps it is off */
+		for (const char *p = k->kconfig; p && *p && n > 0 && (size_t)n < sizeof(why);) {
+			size_t len = strcspn(p, " ");
+
+			n += snprintf(why + n, sizeof(why) - (size_t)n, "%sCONFIG_%.*s", p == k->kconfig ?
+				      " (it needs " : ", ", (int)len, p);
+			p += len + strspn(p + len, " ");
+			if (!*p && (size_t)n < sizeof(why))
+				n += snprintf(why + n, sizeof(why) - (size_t)n, ")");
+		}
+	}
 	k->close(&f);
 	for (size_t i = 0; i < nr_checks; i++) {
 		const struct check *c = &checks[i];
@@ -175,9 +188,10 @@ static void setup(void)
 static int list_kinds(void)
 {
 	for (size_t i = 0; i < nr_kinds; i++)
-		printf("%s\t%s\t%s\t%s\n", kinds[i].name, kinds[i].source, kinds[i].poll_fn,
+		printf("%s\t%s\t%s\t%s\t%s\n", kinds[i].name, kinds[i].source, kinds[i].poll_fn,
 		       kinds[i].flags & K_UNCONVERTIBLE ? "unconvertible" :
-		       kinds[i].flags & K_ALWAYS_READY ? "always-ready" : "-");
+		       kinds[i].flags & K_ALWAYS_READY ? "always-ready" : "-",
+		       kinds[i].kconfig ? kinds[i].kconfig : "-");
 	return 0;
 }
 

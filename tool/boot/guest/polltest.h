@@ -55,6 +55,14 @@ struct kind {
 	void (*close)(struct fixture *f);
 	/* a check (name prefix) that fails on every kernel for a known reason: TAP TODO */
 	const char *known_check, *known_reason;
+	/*
+	 * The Kconfig symbols (without CONFIG_, space-separated) of what
+	 * makes the file or makes it ready, beyond the option that builds
+	 * the kind's source: the software backend (CONFIG_SW_SYNC for
+	 * sync_file, CONFIG_RC_LOOPBACK for lirc).  boot-test enables them
+	 * when the series converts the kind's ->poll; NULL: none.
+	 */
+	const char *kconfig;
 };
 
 extern const struct kind kinds[];
@@ -85,6 +93,42 @@ int snd_timer_trigger(struct fixture *f);
 int rtc_open(struct fixture *f);
 int rtc_trigger(struct fixture *f);
 int rtc_drain(struct fixture *f);
+/* helpers for the device kinds: 0 or -1 / -errno as in devkinds.c */
+int read_text(const char *path, char *buf, size_t size);
+int drain_fd(int fd);
+int find_entry(const char *dir, const char *prefix, const char *file,
+	       bool (*match)(const char *text, const void *arg), const void *arg,
+	       char *name, size_t size);
+int open_node(const char *path, int flags);
+int await_path(const char *path);
+
+/* swkinds.c: devices made by a software backend (sw_sync, vtpm proxy, ...) */
+void sw_close(struct fixture *f);
+int sync_file_open(struct fixture *f);
+int sync_file_trigger(struct fixture *f);
+int vtpm_proxy_open(struct fixture *f);
+int vtpm_proxy_trigger(struct fixture *f);
+int vtpm_proxy_drain(struct fixture *f);
+int tpm_open(struct fixture *f);
+int tpmrm_open(struct fixture *f);
+int tpm_trigger(struct fixture *f);
+int tpm_drain(struct fixture *f);
+void tpm_close(struct fixture *f);
+int lirc_open(struct fixture *f);
+int lirc_trigger(struct fixture *f);
+int pps_open(struct fixture *f);
+int pps_trigger(struct fixture *f);
+int pps_drain(struct fixture *f);
+int qrtr_tun_open(struct fixture *f);
+int qrtr_tun_trigger(struct fixture *f);
+int userio_open(struct fixture *f);
+int userio_trigger(struct fixture *f);
+int serio_raw_open(struct fixture *f);
+int serio_raw_trigger(struct fixture *f);
+int hid_debug_open(struct fixture *f);
+int mcelog_open(struct fixture *f);
+int mcelog_trigger(struct fixture *f);
+int mcelog_drain(struct fixture *f);
 
 /* rawio.c: io_uring and aio by raw system calls, no liburing */
 struct uring;
