@@ -35,11 +35,6 @@
 
 static int counter;
 
-static int neg_errno(void)
-{
-	return errno ? -errno : -EIO;
-}
-
 int read_text(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

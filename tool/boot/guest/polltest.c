@@ -34,57 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-int wake_timeout_ms = 5000;
-static const char *only, *except;
-static char tmpdir[256];
 static int tap_n, tap_failed, tap_skipped;
-
-const char *tmp_dir(void)
-{
-	return tmpdir;
-}
-
-double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-uint64_t cycles(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-#else
-	return (uint64_t)now_ns();
-#endif
-}
-
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && *p;) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		p = e ? e + 1 : NULL;
-	}
-	return false;
-}
-
-int kind_selected(const struct kind *k)
-{
-	if (only && !in_list(only, k->name))
-		return 0;
-	return !(except && in_list(except, k->name));
-}
 
 static void tap(const struct kind *k, const struct check *c, const struct outcome *o)
 {
@@ -158,33 +108,6 @@ static void run_kind(const struct kind *k)
 	}
 }
 
-static void on_alarm(int sig)
-{
-	(void)sig;
-}
-
-static void setup(void)
-{
-	struct sigaction sa;
-	const char *t = getenv("TMPDIR");
-	unsigned char b;
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;	/* no SA_RESTART: a stuck wait returns EINTR */
-	sigaction(SIGALRM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	snprintf(tmpdir, sizeof(tmpdir), "%s/polltest.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		fprintf(stderr, "polltest: cannot create a directory in '%s': %s\n", t && *t ? t : "/tmp",
-			strerror(errno));
-		exit(2);
-	}
-	/* /dev/random is only ready once the crng is: wait for that first */
-	while (getrandom(&b, 1, 0) < 0 && errno == EINTR)
-		;
-}
-
 static int list_kinds(void)
 {
 	for (size_t i = 0; i < nr_kinds; i++)
@@ -205,7 +128,7 @@ static int usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	const char *mode = "test";
+	const char *mode = "test", *only = NULL, *except = NULL;
 	struct utsname u;
 	int c;
 
@@ -229,7 +152,8 @@ int main(int argc, char **argv)
 		return list_kinds();
 	if (strcmp(mode, "test") && strcmp(mode, "bench"))
 		return usage(stderr);
-	setup();
+	select_kinds(only, except);
+	guest_setup();
 	uname(&u);
 	if (!strcmp(mode, "bench")) {
 		c = bench_main(argc, argv);
@@ -242,6 +166,6 @@ int main(int argc, char **argv)
 		       tap_n, tap_n - tap_failed - tap_skipped, tap_failed, tap_skipped);
 		c = tap_failed ? 1 : 0;
 	}
-	rmdir(tmpdir);
+	guest_cleanup();
 	return c;
 }

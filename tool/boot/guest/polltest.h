@@ -70,7 +70,25 @@ extern const size_t nr_kinds;
 
 /* kinds.c */
 void fixture_init(struct fixture *f);
+/* common.c */
 const char *tmp_dir(void);
+int neg_errno(void);		/* -errno, or -EIO when errno is 0 */
+void close_all(struct fixture *f);	/* the fixture's fd and aux fds closed */
+bool ready_fd(int fd, short ev);	/* poll(fd, ev) with no wait */
+int write_byte(int fd);		/* 0 or -errno */
+
+/* taskkinds.c: files bound to a task (pidfd, perf, userfaultfd, seccomp) */
+void child_close(struct fixture *f);
+int child_trigger(struct fixture *f);
+int perf_open(struct fixture *f);
+int pidfd_open_kind(struct fixture *f);
+void seccomp_close(struct fixture *f);
+int seccomp_drain(struct fixture *f);
+int seccomp_open(struct fixture *f);
+void uffd_close(struct fixture *f);
+int uffd_drain(struct fixture *f);
+int uffd_open(struct fixture *f);
+int uffd_trigger(struct fixture *f);
 
 /* devkinds.c: devices with no hardware behind them */
 void dev_close(struct fixture *f);
@@ -187,6 +205,12 @@ int bench_main(int argc, char **argv);
 
 /* polltest.c */
 int kind_selected(const struct kind *k);
+/* common.c: -k and -x (comma-separated kind names, or NULL) */
+void select_kinds(const char *only, const char *except);
+/* common.c: the scratch directory, SIGALRM without restart, SIGPIPE ignored, the crng ready */
+void guest_setup(void);
+/* common.c: the scratch directory removed */
+void guest_cleanup(void);
 double now_ns(void);
 uint64_t cycles(void);
 

@@ -55,11 +55,6 @@
 
 static int counter;
 
-static int neg_errno(void)
-{
-	return errno ? -errno : -EIO;
-}
-
 /* debugfs, mounted once; 0 or -errno */
 static int debugfs(void)
 {
