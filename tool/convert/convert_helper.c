@@ -282,11 +282,11 @@ static int only_called_from_opens(struct plan_ctx *pc, const char *fn, int idx, 
  * helper, right after that store, when the helper is only ever called by
  * the ->open()s of these files, on the file being opened.
  */
-json_t *helper_site_plan(struct plan_ctx *pc, struct frame *sf, json_t *site, char **err)
+json_t *helper_site(struct plan_ctx *pc, struct frame *sf, json_t *site, struct strvec *callers, char **err)
 {
 	const char *file = jstr(site, "file"), *hfile = NULL, *hname = NULL;
-	struct strvec seen = STRVEC_INIT, callers = STRVEC_INIT, names = STRVEC_INIT;
-	json_t *cl, *syn, *res = NULL;
+	struct strvec seen = STRVEC_INIT, names = STRVEC_INIT;
+	json_t *cl, *syn = NULL;
 	size_t i;
 	int idx = -1, nset = 0;
 
@@ -324,24 +324,14 @@ json_t *helper_site_plan(struct plan_ctx *pc, struct frame *sf, json_t *site, ch
 					"the file to", sf->func);
 		goto out;
 	}
-	if (only_called_from_opens(pc, hname, idx, &callers, err) < 0)
+	if (only_called_from_opens(pc, hname, idx, callers, err) < 0)
 		goto out;
 	syn = json_pack("{s:s, s:s, s:s, s:b, s:s}", "kind", "open", "file", hfile, "function", hname,
 			"sets_private_data", 1, "helper_of", sf->func);
-	res = site_plan(pc, syn, err);
-	json_decref(syn);
-	if (res) {
-		json_t *cj = json_array();
-
-		for (i = 0; i < callers.n; i++)
-			json_array_append_new(cj, json_string(callers.v[i]));
-		json_object_set_new(res, "callers", cj);
-	}
 out:
 	sv_clear(&seen);
-	sv_clear(&callers);
 	sv_clear(&names);
-	return res;
+	return syn;
 }
 
 /*

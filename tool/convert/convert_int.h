@@ -101,8 +101,13 @@ char *express_with_locals(struct frame *sf, const char *h, bool site_sets_pd, co
 
 /* An ->open() that sets private_data to a plain lvalue (PDSET): the head right after that store. */
 json_t *lvalue_site_plan(struct plan_ctx *pc, struct frame *sf, json_t *site, json_t *pdset, char **err);
-/* An ->open() that hands its file to a helper setting private_data: the head in the helper. */
-json_t *helper_site_plan(struct plan_ctx *pc, struct frame *sf, json_t *site, char **err);
+/*
+ * An ->open() SF that hands its file to a helper setting private_data:
+ * that helper as a site of its own (kind "open", "helper_of" SF), for
+ * site_plan(), and in CALLERS the ->open()s that call it; NULL and *ERR
+ * when it cannot be the site.
+ */
+json_t *helper_site(struct plan_ctx *pc, struct frame *sf, json_t *site, struct strvec *callers, char **err);
 /* The head of a file KIND() creates in FUNC() at LINE with private data P (added to ALLOWED). */
 char *head_from_priv(struct plan_ctx *pc, struct frame *sf, const char *kind, const char *func,
 		     const char *p, int line, struct strvec *allowed, char **err);

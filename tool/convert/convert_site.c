@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static json_t *helper_plan(struct plan_ctx *pc, struct frame *sf, json_t *site, char **err);
+
 /* What site_plan() builds up: the site, its frame, the head and where it goes. */
 struct site_st {
 	struct plan_ctx *pc;
@@ -198,7 +200,7 @@ static int site_open(struct site_st *st)
 					     func, jstr(st->site, "helper_of"));
 			return -1;
 		}
-		st->res = helper_site_plan(pc, &st->sf, st->site, st->err);
+		st->res = helper_plan(pc, &st->sf, st->site, st->err);
 		return -1;
 	} else if (open_locals(st, fv, npd) < 0) {
 		return -1;
@@ -390,3 +392,26 @@ out:
 	return st.res;
 }
 
+/*
+ * The ->open() SF hands its file to a helper that sets private_data: the
+ * site is that helper (helper_site()), planned like any ->open(), with
+ * the ->open()s that call it.
+ */
+static json_t *helper_plan(struct plan_ctx *pc, struct frame *sf, json_t *site, char **err)
+{
+	struct strvec callers = STRVEC_INIT;
+	json_t *syn = helper_site(pc, sf, site, &callers, err), *res = NULL;
+
+	if (syn)
+		res = site_plan(pc, syn, err);
+	json_decref(syn);
+	if (res) {
+		json_t *cj = json_array();
+
+		for (size_t i = 0; i < callers.n; i++)
+			json_array_append_new(cj, json_string(callers.v[i]));
+		json_object_set_new(res, "callers", cj);
+	}
+	sv_clear(&callers);
+	return res;
+}

@@ -287,10 +287,3 @@ void refuse_inside_tree(const char *path, const char *typed, const char *opt, bo
 	die_code(EXIT_USAGE, "%s '%s' is inside the kernel tree '%s', which polltax never writes to: give %s a path "
 		 "outside the tree", opt, typed, root, opt);
 }
-
-int rm_rf(const char *path)
-{
-	const char *argv[] = { "rm", "-rf", "--", path, NULL };
-
-	return run_cmd(argv, NULL, NULL, false) == 0 ? 0 : -1;
-}

@@ -162,3 +162,10 @@ int run_cmd(const char *const argv[], const char *cwd, struct strbuf *out, bool 
 		return WEXITSTATUS(status);
 	return -1;
 }
+
+int rm_rf(const char *path)
+{
+	const char *argv[] = { "rm", "-rf", "--", path, NULL };
+
+	return run_cmd(argv, NULL, NULL, false) == 0 ? 0 : -1;
+}

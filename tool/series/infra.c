@@ -26,31 +26,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-const char *const infra_files[NR_FILES] = {
-	"include/linux/fs.h", "include/linux/poll.h", "include/linux/anon_inodes.h", "fs/anon_inodes.c",
-	"fs/debugfs/file.c", "fs/open.c", "fs/select.c", "Documentation/filesystems/locking.rst",
-	"Documentation/filesystems/vfs.rst", "Documentation/filesystems/porting.rst",
-};
-
-void anchor(const struct gen *g, int f, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	{
-		char *m;
-
-		if (vasprintf(&m, fmt, ap) < 0)
-			die("out of memory");
-		sb_adds(&sb, m);
-		free(m);
-	}
-	va_end(ap);
-	die_code(EXIT_INPUT, "'%s/%s': %s: polltax cannot make the infrastructure patch for this tree "
-		 "(write it by hand and pass it with --infra PATCH)", g->t->root, infra_files[f], sb.buf);
-}
-
 /* ---- the scratch repository ------------------------------------------------------- */
 
 static const char *const git_env[] = {

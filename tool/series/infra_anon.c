@@ -19,15 +19,6 @@ struct wrapper {
 	char *exported;		/* "EXPORT_SYMBOL_GPL" or NULL */
 };
 
-char *join_names(const struct strvec *v, const char *suffix, const char *conj)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	for (size_t i = 0; i < v->n; i++)
-		sb_addf(&sb, "%s%s%s()", i == 0 ? "" : i + 1 == v->n ? conj : ", ", v->v[i], suffix);
-	return sb.buf ? sb_detach(&sb) : xstrdup("");
-}
-
 /* The @-entries of a kernel-doc comment, realigned for the longer @poll_head, and @poll_head itself. */
 static char *param_docs(struct gen *g, const char *s, size_t from, size_t to)
 {

@@ -8,10 +8,46 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- templates -------------------------------------------------------------------- */
+
+const char *const infra_files[NR_FILES] = {
+	"include/linux/fs.h", "include/linux/poll.h", "include/linux/anon_inodes.h", "fs/anon_inodes.c",
+	"fs/debugfs/file.c", "fs/open.c", "fs/select.c", "Documentation/filesystems/locking.rst",
+	"Documentation/filesystems/vfs.rst", "Documentation/filesystems/porting.rst",
+};
+
+void anchor(const struct gen *g, int f, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	{
+		char *m;
+
+		if (vasprintf(&m, fmt, ap) < 0)
+			die("out of memory");
+		sb_adds(&sb, m);
+		free(m);
+	}
+	va_end(ap);
+	die_code(EXIT_INPUT, "'%s/%s': %s: polltax cannot make the infrastructure patch for this tree "
+		 "(write it by hand and pass it with --infra PATCH)", g->t->root, infra_files[f], sb.buf);
+}
+
+char *join_names(const struct strvec *v, const char *suffix, const char *conj)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < v->n; i++)
+		sb_addf(&sb, "%s%s%s()", i == 0 ? "" : i + 1 == v->n ? conj : ", ", v->v[i], suffix);
+	return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
 
 /* Section NAME of the templates file, without its trailing blank lines. */
 char *tmpl(const struct gen *g, const char *name)
