@@ -38,6 +38,10 @@ OBJS := \
 	$(BUILD)/obj/pch.o \
 	$(BUILD)/obj/prefilter.o \
 	$(BUILD)/obj/extract.o \
+	$(BUILD)/obj/extract_cx.o \
+	$(BUILD)/obj/extract_derive.o \
+	$(BUILD)/obj/extract_call.o \
+	$(BUILD)/obj/extract_walk.o \
 	$(BUILD)/obj/classify.o \
 	$(BUILD)/obj/classify_decide.o \
 	$(BUILD)/obj/classify_facts.o \

@@ -19,7 +19,8 @@ FUZZ_ARTIFACTS ?= $(FUZZ_BUILD)
 FUZZ_FLAGS      = -std=gnu11 $(WARNINGS) -O1 -g -fno-omit-frame-pointer \
 		  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		  -I$(LLVM_DIR)/include -DFIXTURE_DIR='"$(abspath tests/fixtures/tree)"'
-FUZZ_SRCS      := tool/fuzz/fuzz_extract.c tool/extract.c $(wildcard tool/classify*.c) tool/util.c tool/json_util.c
+FUZZ_SRCS      := tool/fuzz/fuzz_extract.c tool/extract.c tool/extract_cx.c tool/extract_derive.c \
+		  tool/extract_call.c tool/extract_walk.c $(wildcard tool/classify*.c) tool/util.c tool/json_util.c
 FUZZ_BIN       := $(FUZZ_BUILD)/fuzz_extract
 
 .PHONY: asan fuzz fuzz-build reliability-deps
@@ -35,7 +36,7 @@ asan:
 
 fuzz-build: $(FUZZ_BIN)
 
-$(FUZZ_BIN): $(FUZZ_SRCS) tool/util.h tool/extract.h tool/classify.h tool/classify_int.h tool/tree.h
+$(FUZZ_BIN): $(FUZZ_SRCS) tool/util.h tool/extract.h tool/extract_int.h tool/classify.h tool/classify_int.h tool/tree.h
 	@mkdir -p $(dir $@)
 	$(quiet) FUZZCC $@
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SRCS) $(LDLIBS)

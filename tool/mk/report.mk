@@ -56,6 +56,7 @@ REPORT_HEAD   ?= 6.12
 REPORT_WORK   ?= $(CACHE)/reports
 REPORT_URL    ?= https://elixir.bootlin.com/linux/v%v/source/%f\#L%l
 REPORT_SOURCES = tool/scan.c tool/scan.h tool/prefilter.c tool/prefilter.h tool/extract.c tool/extract.h \
+		 tool/extract_int.h tool/extract_cx.c tool/extract_derive.c tool/extract_call.c tool/extract_walk.c \
 		 tool/unity.c tool/unity.h tool/census.c tool/census.h tool/census_report.c \
 		 tool/classify.c tool/classify.h tool/classify_int.h tool/classify_decide.c tool/classify_facts.c \
 		 tool/classify_layers.c tool/classify_reach.c tool/classify_sites.c tool/cocci.c tool/cocci.h tool/tree.c tool/tree.h \
