@@ -36,6 +36,8 @@ OBJS := \
 	$(BUILD)/obj/cmd_parse_floor.o \
 	$(BUILD)/obj/scan.o \
 	$(BUILD)/obj/pch.o \
+	$(BUILD)/obj/pch_read.o \
+	$(BUILD)/obj/pch_words.o \
 	$(BUILD)/obj/prefilter.o \
 	$(BUILD)/obj/extract.o \
 	$(BUILD)/obj/extract_cx.o \
