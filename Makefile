@@ -35,6 +35,8 @@ OBJS := \
 	$(BUILD)/obj/cmd_facts.o \
 	$(BUILD)/obj/cmd_parse_floor.o \
 	$(BUILD)/obj/scan.o \
+	$(BUILD)/obj/scan_cache.o \
+	$(BUILD)/obj/scan_workers.o \
 	$(BUILD)/obj/pch.o \
 	$(BUILD)/obj/pch_read.o \
 	$(BUILD)/obj/pch_words.o \

@@ -55,7 +55,7 @@ REPORT_BASE   ?= 6.1
 REPORT_HEAD   ?= 6.12
 REPORT_WORK   ?= $(CACHE)/reports
 REPORT_URL    ?= https://elixir.bootlin.com/linux/v%v/source/%f\#L%l
-REPORT_SOURCES = tool/scan.c tool/scan.h tool/prefilter.c tool/prefilter.h tool/extract.c tool/extract.h \
+REPORT_SOURCES = tool/scan.c tool/scan.h tool/scan_int.h tool/scan_cache.c tool/scan_workers.c tool/prefilter.c tool/prefilter.h tool/extract.c tool/extract.h \
 		 tool/extract_int.h tool/extract_cx.c tool/extract_derive.c tool/extract_call.c tool/extract_walk.c \
 		 tool/unity.c tool/unity.h tool/census.c tool/census.h tool/census_report.c \
 		 tool/classify.c tool/classify.h tool/classify_int.h tool/classify_decide.c tool/classify_facts.c \
