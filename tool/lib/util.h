@@ -143,7 +143,7 @@ struct remap {
 void parse_remap_set(const struct remap *r);	/* NULL: none */
 const struct remap *parse_remap(void);		/* NULL: none */
 
-/* Preprocessor lines, for the cheap readers of C text (pch.c, tree.c). */
+/* Preprocessor lines, for the cheap readers of C text (pch_read.c, tree.c). */
 /* The directive of line L..END ("include", "define", ...: *DLEN long), NULL if none. */
 const char *directive(const char *l, const char *end, size_t *dlen);
 bool is_dir_word(const char *d, size_t n, const char *w);

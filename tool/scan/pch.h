@@ -17,7 +17,7 @@
  * whose #define the file includes only headers it has included before
  * and X-macro lists, which are never precompiled).  A parse with
  * the PCH that reports an error in the file itself, or a fatal one, is
- * redone without it (scan.c).  The PCH files live in a private directory
+ * redone without it (scan_workers.c).  The PCH files live in a private directory
  * of the cache and are removed when the scan ends.
  */
 #ifndef POLLTAX_PCH_H

@@ -16,9 +16,9 @@
  * definition is the one it reaches (ordinary ELF interposition, as with
  * malloc).  While a worker parses (stat_memo_enable()), the answer for an
  * absolute path, success or failure, is kept for the rest of the worker's
- * life (scan.c retires a worker when it grows big): the tree does not change
+ * life (scan_workers.c retires a worker when it grows big): the tree does not change
  * under a scan, and the size and mtime the worker records in its cache
- * entries (dep_stats() in scan.c) come from this memo too, so a header
+ * entries (dep_stats() in scan_cache.c) come from this memo too, so a header
  * that changed during the scan is recorded as first seen, and found
  * changed by the next scan.
  * Everywhere else, and for relative paths, stat() is fstatat() as in the
