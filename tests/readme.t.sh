@@ -86,4 +86,13 @@ n=$(grep -c '^| polltax scan, cold |' "$RM")
 	grep -q 'The three rounds, in turn' "$CT" && grep -q '^## Benchmarks' "$CT" && r=ok || r=bad
 check "README quotes the bench table once; the dated notes are in CONTRIBUTING.md" $r "$n tables in README"
 
+# CONTRIBUTING's map of tool/ names every file of tool/ (its folders by stage)
+miss=
+for f in $(cd "$TOP" && git ls-files tool 2>/dev/null || find tool -type f); do
+	b=${f##*/}
+	sed -n '/^## Map of tool/,/^## The pipeline/p' "$CT" | grep -q "\`$b\`" || miss="$miss $f"
+done
+[ -z "$miss" ] && r=ok || r=bad
+check "CONTRIBUTING's map of tool/ names every file of tool/" $r "not in the map:$miss"
+
 echo "RESULT $passed $failed"

@@ -12,7 +12,7 @@
  * rows); boot-test.md is the "Tested" section for the cover letter.
  */
 #define _GNU_SOURCE
-#include "boot.h"
+#include "boot_report_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,11 +132,8 @@ void boot_report_compare(struct boot_report *r)
 
 /* ---- counting ---- */
 
-struct counts {
-	int total, ok, skip, todo, fail;
-};
 
-static struct counts count(const struct boot_result *b)
+struct counts br_count(const struct boot_result *b)
 {
 	struct counts c = { 0, 0, 0, 0, 0 };
 
@@ -157,7 +154,7 @@ static struct counts count(const struct boot_result *b)
 }
 
 /* checks of kind K that passed on the kernel, not counting skips */
-static int kind_ok(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k)
+int br_kind_ok(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k)
 {
 	int n = 0;
 
@@ -185,10 +182,10 @@ static const char *kind_skip_reason(const struct boot_report *r, const struct bo
 	return NULL;
 }
 
-static const char NO_GUEST_TEST[] = "built, but the guest has no test for its file type (hardware, or not written yet)";
+const char NO_GUEST_TEST[] = "built, but the guest has no test for its file type (hardware, or not written yet)";
 
 /* why converted file I of the configuration did not run in the guest, or NULL if it did */
-static const char *not_exercised(const struct boot_report *r, size_t i)
+const char *br_not_exercised(const struct boot_report *r, size_t i)
 {
 	const struct symbol_result *y = &r->w->syms[i];
 	const struct boot_result *b = &r->runs[r->w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
@@ -200,7 +197,7 @@ static const char *not_exercised(const struct boot_report *r, size_t i)
 
 		if (strcmp(k->source, y->file) || !kind_converted(r, k))
 			continue;
-		if (kind_ok(r, b, k))
+		if (br_kind_ok(r, b, k))
 			return NULL;
 		if (kind_skip_reason(r, b, k))
 			return kind_skip_reason(r, b, k);
@@ -216,7 +213,7 @@ static const char *not_exercised(const struct boot_report *r, size_t i)
  * says the same when the guest's clocksource is the TSC, and is the
  * fallback for a guest without one.
  */
-static double ins(const struct bench_row *b)
+double br_ins(const struct bench_row *b)
 {
 	return b->tsc > 0 ? b->tsc : b->per_call;
 }
@@ -238,7 +235,7 @@ static double clock_disagreement(const struct boot_result *b)
 	return worst;
 }
 
-static const struct bench_row *find_row(const struct boot_result *b, const char *kind, const char *op, int fds)
+const struct bench_row *br_find_row(const struct boot_result *b, const char *kind, const char *op, int fds)
 {
 	for (size_t i = 0; i < b->nbench; i++)
 		if (!strcmp(b->bench[i].kind, kind) && !strcmp(b->bench[i].op, op) && b->bench[i].fds == fds)
@@ -258,7 +255,7 @@ static json_t *num(double v)
 }
 
 /* the kernels that were built, in order */
-static int kernels(const struct boot_report *r, int ids[NR_KERNELS])
+int br_kernels(const struct boot_report *r, int ids[NR_KERNELS])
 {
 	int n = 0;
 
@@ -272,7 +269,7 @@ static json_t *bench_json(const struct boot_report *r)
 {
 	const struct boot_result *base = &r->runs[K_BASE].bench;
 	json_t *rows = json_array();
-	int ids[NR_KERNELS], nk = kernels(r, ids);
+	int ids[NR_KERNELS], nk = br_kernels(r, ids);
 
 	for (size_t i = 0; i < base->nbench; i++) {
 		const struct bench_row *b = &base->bench[i];
@@ -287,18 +284,18 @@ static json_t *bench_json(const struct boot_report *r)
 		json_object_set_new(row, "fds", json_integer(b->fds));
 		json_object_set_new(row, "converted", json_boolean(k && kind_converted(r, k)));
 		for (int j = 0; j < nk; j++) {
-			const struct bench_row *x = find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
-			const struct bench_row *one = find_row(&r->runs[ids[j]].bench, b->kind, b->op, 1);
+			const struct bench_row *x = br_find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
+			const struct bench_row *one = br_find_row(&r->runs[ids[j]].bench, b->kind, b->op, 1);
 
 			if (!x)
 				continue;
-			json_object_set_new(per, kernel_names[ids[j]], num(ins(x)));
-			if (ins(b) > 0)
+			json_object_set_new(per, kernel_names[ids[j]], num(br_ins(x)));
+			if (br_ins(b) > 0)
 				json_object_set_new(ratio, kernel_names[ids[j]],
-						    json_real(rounded(ins(x) / ins(b), 10000)));
+						    json_real(rounded(br_ins(x) / br_ins(b), 10000)));
 			if (b->fds > 1 && one)
 				json_object_set_new(perfd, kernel_names[ids[j]],
-						    num((ins(x) - ins(one)) / (b->fds - 1)));
+						    num((br_ins(x) - br_ins(one)) / (b->fds - 1)));
 		}
 		json_object_set_new(row, "instructions_per_call", per);
 		json_object_set_new(row, "ratio_to_base", ratio);
@@ -314,7 +311,7 @@ static json_t *bench_json(const struct boot_report *r)
 static json_t *boot_json(const struct boot_result *b, bool with_checks)
 {
 	json_t *o = json_object(), *probs = json_array();
-	struct counts c = count(b);
+	struct counts c = br_count(b);
 
 	json_object_set_new(o, "accel", json_string(b->accel ? b->accel : ""));
 	json_object_set_new(o, "seconds", num(b->seconds));
@@ -473,7 +470,7 @@ json_t *boot_report_json(const struct boot_report *r)
 		json_object_set_new(x, "poll", json_string(k->poll_fn));
 		json_object_set_new(x, "converted", json_boolean(kind_converted(r, k)));
 		json_object_set_new(x, "unconvertible", json_boolean(k->unconvertible));
-		json_object_set_new(x, "checks_passed", json_integer(kind_ok(r, b, k)));
+		json_object_set_new(x, "checks_passed", json_integer(br_kind_ok(r, b, k)));
 		if (why)
 			json_object_set_new(x, "skipped", json_string(why));
 		json_array_append_new(kinds, x);
@@ -483,9 +480,9 @@ json_t *boot_report_json(const struct boot_report *r)
 		json_t *ne = json_array();
 
 		for (size_t i = 0; i < w->nsyms; i++)
-			if (not_exercised(r, i))
+			if (br_not_exercised(r, i))
 				json_array_append_new(ne, json_pack("{s:s,s:s}", "file", w->syms[i].file, "reason",
-								    not_exercised(r, i)));
+								    br_not_exercised(r, i)));
 		json_object_set_new(root, "not_exercised", ne);
 	}
 	if (r->bench)
@@ -501,307 +498,3 @@ json_t *boot_report_json(const struct boot_report *r)
 }
 
 /* ---- the cover letter's section ---- */
-
-/* TEXT as lines of at most WIDTH columns (a mail's body), then a newline */
-static void wrap(struct strbuf *sb, const char *text, size_t width)
-{
-	size_t col = 0;
-
-	for (const char *p = text; *p;) {
-		size_t n = strcspn(p, " ");
-
-		if (col && col + 1 + n > width) {
-			sb_addc(sb, '\n');
-			col = 0;
-		} else if (col) {
-			sb_addc(sb, ' ');
-			col++;
-		}
-		sb_add(sb, p, n);
-		col += n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	sb_addc(sb, '\n');
-}
-
-static const struct guest_kind *kind_named(const struct boot_report *r, const char *name)
-{
-	for (size_t j = 0; j < r->nkinds; j++)
-		if (!strcmp(r->kinds[j].name, name))
-			return &r->kinds[j];
-	return NULL;
-}
-
-enum group { G_CONVERTED, G_POLL, G_NO_POLL };
-
-static enum group group_of(const struct boot_report *r, const struct guest_kind *k)
-{
-	if (kind_converted(r, k))
-		return G_CONVERTED;
-	return strcmp(k->poll_fn, "-") ? G_POLL : G_NO_POLL;
-}
-
-/* mean poll() cost per extra ready descriptor over the kinds of group G; false if none */
-static bool mean_slope(const struct boot_report *r, const struct boot_result *b, enum group g, double *out)
-{
-	double sum = 0;
-	int n = 0;
-
-	for (size_t i = 0; i < r->nkinds; i++) {
-		const struct bench_row *one = find_row(b, r->kinds[i].name, "poll", 1);
-		const struct bench_row *many = find_row(b, r->kinds[i].name, "poll", 128);
-
-		if (group_of(r, &r->kinds[i]) != g || !one || !many)
-			continue;
-		sum += (ins(many) - ins(one)) / 127;
-		n++;
-	}
-	if (n)
-		*out = sum / n;
-	return n > 0;
-}
-
-static void md_bench(struct strbuf *sb, const struct boot_report *r)
-{
-	static const char *const group_names[] = { "converted file types", "unconverted ->poll file types",
-						    "files without ->poll (tmpfs, /dev/urandom)" };
-	const struct boot_result *base = &r->runs[K_BASE].bench;
-	int ids[NR_KERNELS], nk = kernels(r, ids);
-	struct strbuf t = STRBUF_INIT;
-
-	wrap(sb, "Poll tax, in guest instructions: qemu TCG with -icount shift=0, where one nanosecond of guest "
-		 "time is one instruction, so the numbers are deterministic; they count the path length, not "
-		 "cycles, so branch prediction and retpolines (off in this configuration) do not show.", 72);
-	sb_addc(sb, '\n');
-	sb_adds(&t, "poll() cost per extra ready descriptor, (128 fds - 1 fd) / 127, averaged:");
-	for (int g = G_CONVERTED; g <= G_NO_POLL; g++) {
-		double v0;
-
-		if (!mean_slope(r, base, (enum group)g, &v0))
-			continue;
-		sb_addf(&t, " %s: base %.1f", group_names[g], v0);
-		for (int j = 1; j < nk; j++) {
-			double v;
-
-			if (mean_slope(r, &r->runs[ids[j]].bench, (enum group)g, &v))
-				sb_addf(&t, ", %s %.1f (%+.1f)", kernel_names[ids[j]], v, v - v0);
-		}
-		sb_adds(&t, g == G_NO_POLL ? "." : ";");
-	}
-	wrap(sb, t.buf, 72);
-	sb_release(&t);
-	sb_adds(sb, "\n| file type | call |");
-	for (int j = 0; j < nk; j++)
-		sb_addf(sb, " %s |", kernel_names[ids[j]]);
-	sb_adds(sb, "\n|---|---|");
-	for (int j = 0; j < nk; j++)
-		sb_adds(sb, "---:|");
-	sb_addc(sb, '\n');
-	for (size_t i = 0; i < base->nbench; i++) {
-		const struct bench_row *b = &base->bench[i];
-		const struct guest_kind *k = kind_named(r, b->kind);
-		bool conv = k && kind_converted(r, k);
-
-		/* the converted types, and pipe and tmpfs for scale; every type is in the JSON */
-		if (k && !conv && strcmp(b->kind, "pipe") && strcmp(b->kind, "tmpfs"))
-			continue;
-		if (!k)
-			sb_addf(sb, "| (%s(), for scale) | syscall |", b->op);
-		else
-			sb_addf(sb, "| %s%s | %s, %d fd%s |", b->kind, conv ? " (converted)" : "", b->op, b->fds,
-				b->fds == 1 ? "" : "s");
-		for (int j = 0; j < nk; j++) {
-			const struct bench_row *x = find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
-
-			if (!x)
-				sb_adds(sb, " - |");
-			else if (ids[j] == K_BASE)
-				sb_addf(sb, " %.0f |", ins(x));
-			else
-				sb_addf(sb, " %.0f (%.3f) |", ins(x), ins(b) > 0 ? ins(x) / ins(b) : 0);
-		}
-		sb_addc(sb, '\n');
-		if (b->fds > 1 && find_row(base, b->kind, b->op, 1)) {
-			sb_addf(sb, "| %s | %s, per extra fd |", b->kind, b->op);
-			for (int j = 0; j < nk; j++) {
-				const struct bench_row *x = find_row(&r->runs[ids[j]].bench, b->kind, b->op, b->fds);
-				const struct bench_row *one = find_row(&r->runs[ids[j]].bench, b->kind, b->op, 1);
-
-				if (x && one)
-					sb_addf(sb, " %.1f |", (ins(x) - ins(one)) / (b->fds - 1));
-				else
-					sb_adds(sb, " - |");
-			}
-			sb_addc(sb, '\n');
-		}
-	}
-	sb_adds(sb, "\nIn parentheses: the ratio to base. Every file type's rows are in\nboot-test.json.\n\n");
-}
-
-static void list_line(struct strbuf *sb, const char *head, const struct strvec *v, const char *sep)
-{
-	struct strbuf t = STRBUF_INIT;
-
-	sb_adds(&t, head);
-	for (size_t i = 0; i < v->n; i++)
-		sb_addf(&t, "%s%s", i ? sep : " ", v->v[i]);
-	sb_adds(&t, v->n ? "." : " none.");
-	/* a list item: wrapped, continuation lines indented */
-	{
-		struct strbuf w = STRBUF_INIT;
-
-		wrap(&w, t.buf, 70);
-		sb_adds(sb, "- ");
-		for (char *p = w.buf; *p; p++) {
-			sb_addc(sb, *p);
-			if (*p == '\n' && p[1])
-				sb_adds(sb, "  ");
-		}
-		sb_release(&w);
-	}
-	sb_release(&t);
-}
-
-char *boot_report_markdown(const struct boot_report *r)
-{
-	struct strbuf sb = STRBUF_INIT, t = STRBUF_INIT;
-	const struct boot_work *w = r->w;
-	const struct boot_result *base = &r->runs[K_BASE].test;
-	const struct boot_result *b = &r->runs[w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
-	struct counts c = count(base);
-	int ids[NR_KERNELS], nk = kernels(r, ids), nsym = 0;
-	struct strvec exercised = STRVEC_INIT, unconverted = STRVEC_INIT, missing = STRVEC_INIT;
-	struct strvec untested = STRVEC_INIT, skipped = STRVEC_INIT;
-
-	sb_adds(&sb, "## Tested\n\n");
-	sb_addf(&t, "Booted in qemu (x86_64, %s) on Linux %s: ",
-		base->accel && !strcmp(base->accel, "kvm") ? "KVM" : "TCG", w->version);
-	for (int j = 0; j < nk; j++)
-		sb_addf(&t, "%s%s", j ? (j == nk - 1 ? " and " : ", ") : "",
-			ids[j] == K_BASE ? "the base kernel" : ids[j] == K_PATCHED ? "the kernel with this series" :
-			"the two-call variant (4.18's ->get_poll_head() + ->poll_mask(), for comparison)");
-	sb_adds(&t, ", all from one tinyconfig-based configuration");
-	{
-		struct strvec syms = STRVEC_INIT;
-
-		for (size_t i = 0; i < w->nsyms; i++) {
-			char *all, *and;
-
-			if (!w->syms[i].on || !w->syms[i].symbol || !strcmp(w->syms[i].symbol, "y"))
-				continue;
-			all = xstrdup(w->syms[i].symbol);
-			for (char *p = all; p; p = and ? and + 4 : NULL) {
-				and = strstr(p, " && ");
-				if (and)
-					*and = '\0';
-				if (!sv_contains(&syms, p))
-					sv_push(&syms, p);
-			}
-			free(all);
-		}
-		struct strvec deps = STRVEC_INIT;
-
-		int nbe = 0;
-
-		for (size_t i = 0; i < syms.n; i++)
-			sb_addf(&t, "%sCONFIG_%s", nsym++ ? ", " : " that also enables the converted files' ", syms.v[i]);
-		for (size_t i = 0; i < w->nbackends; i++) {
-			if (!w->backends[i].on || sv_contains(&syms, w->backends[i].symbol))
-				continue;
-			sb_addf(&t, "%sCONFIG_%s (%s)", nbe++ ? ", " : nsym ? ", the backends the guest makes their files with, " :
-				" that also enables the backends the guest makes the converted files with, ",
-				w->backends[i].symbol, w->backends[i].file);
-			sv_push(&syms, w->backends[i].symbol);
-		}
-		for (size_t i = 0; i < w->nsyms; i++)
-			for (size_t j = 0; j < w->syms[i].needs.n; j++)
-				if (!sv_contains(&syms, w->syms[i].needs.v[j]) && !sv_contains(&deps, w->syms[i].needs.v[j]))
-					sv_push(&deps, w->syms[i].needs.v[j]);
-		for (size_t i = 0; i < w->nbackends; i++)
-			for (size_t j = 0; j < w->backends[i].needs.n; j++)
-				if (w->backends[i].on && !sv_contains(&syms, w->backends[i].needs.v[j]) &&
-				    !sv_contains(&deps, w->backends[i].needs.v[j]))
-					sv_push(&deps, w->backends[i].needs.v[j]);
-		for (size_t i = 0; i < deps.n; i++)
-			sb_addf(&t, "%sCONFIG_%s", i ? ", " : ", and the software options they depend on, ", deps.v[i]);
-		sv_clear(&syms);
-		sv_clear(&deps);
-	}
-	sb_adds(&t, ".");
-	wrap(&sb, t.buf, 72);
-	sb_addc(&sb, '\n');
-	sb_reset(&t);
-
-	for (size_t i = 0; i < r->nkinds; i++) {
-		const struct guest_kind *k = &r->kinds[i];
-
-		if (kind_converted(r, k) && kind_ok(r, b, k))
-			sv_push(&exercised, k->name);
-		else if (!kind_converted(r, k))
-			sv_push(&unconverted, k->name);
-	}
-	for (size_t i = 0; i < w->nsyms; i++) {
-		const char *why = not_exercised(r, i);
-
-		if (!why)
-			continue;
-		if (w->syms[i].on && why != NO_GUEST_TEST)
-			sv_pushf(&skipped, "%s (%s)", w->syms[i].file, why);
-		else if (w->syms[i].on)
-			sv_push(&untested, w->syms[i].file);
-		else
-			sv_push(&missing, w->syms[i].file);
-	}
-	sb_addf(&t, "A static test program in the initramfs checked readiness and wake-ups of %zu file types "
-		    "through poll(), select(), ppoll(), epoll (level-triggered, edge-triggered, oneshot), "
-		    "poll(), select() and epoll_wait() blocked and woken by another process, io_uring "
-		    "IORING_OP_POLL_ADD and aio IOCB_CMD_POLL: %d checks per kernel, %d passed, %d skipped "
-		    "(not applicable to the file type), %d known failure%s (TODO, the same on every kernel), "
-		    "%d failed on the base kernel.",
-		r->nkinds, c.total, c.ok, c.skip, c.todo, c.todo == 1 ? "" : "s", c.fail);
-	wrap(&sb, t.buf, 72);
-	sb_addc(&sb, '\n');
-	sb_release(&t);
-	list_line(&sb, "Converted file types exercised:", &exercised, ", ");
-	if (untested.n) {
-		char *h = xasprintf("Converted files built but not exercised (no guest test for their file type, "
-				    "most need a device):");
-
-		list_line(&sb, h, &untested, ", ");
-		free(h);
-	}
-	if (skipped.n)
-		list_line(&sb, "Converted files built, whose guest test did not run:", &skipped, "; ");
-	if (missing.n) {
-		char *h = xasprintf("Converted files not built (%zu; their options need hardware or subsystems "
-				    "this configuration lacks, boot-test.json has each reason):", missing.n);
-
-		list_line(&sb, h, &missing, ", ");
-		free(h);
-	}
-	list_line(&sb, "Unchanged file types checked alongside:", &unconverted, ", ");
-	if (!r->failures.n)
-		sb_adds(&sb, "- The same results on every kernel; no panic, oops, WARN, lockdep report\n"
-			     "  or stall in any console log.\n\n");
-	else
-		sb_addf(&sb, "- **%zu failure%s** (see boot-test.json).\n\n", r->failures.n,
-			r->failures.n == 1 ? "" : "s");
-	if (r->bench)
-		md_bench(&sb, r);
-	if (w->k[K_TWO_CALL].wanted && w->k[K_TWO_CALL].note) {
-		char *n = xasprintf("The two-call kernel: %s.", w->k[K_TWO_CALL].note);
-
-		wrap(&sb, n, 72);
-		sb_addc(&sb, '\n');
-		free(n);
-	}
-	sb_addf(&sb, "Reproduce (polltax, Debian 12):\n\n    %s\n", r->reproduce);
-	sv_clear(&exercised);
-	sv_clear(&unconverted);
-	sv_clear(&missing);
-	sv_clear(&untested);
-	sv_clear(&skipped);
-	return sb_detach(&sb);
-}
