@@ -48,8 +48,7 @@ static void set_verdict(struct verdict *v, const char *cls, const char *fmt, ...
 
 	v->cls = cls;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	sb_reset(&v->reason);
 	sb_adds(&v->reason, s);

@@ -54,6 +54,7 @@ static const char *saved_text(struct saved *sv, const char *rel)
 	return NULL;
 }
 
+/* Run the spatch command ARGV in the tree (ARGV is emptied); *REASON when it fails. */
 static int spatch(struct convert *c, struct strvec *argv, char **reason)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -61,6 +62,7 @@ static int spatch(struct convert *c, struct strvec *argv, char **reason)
 
 	rc = run_cmd((const char *const *)argv->v, c->root, &out, true);
 	sb_release(&out);
+	sv_clear(argv);
 	if (rc != 0) {
 		*reason = xasprintf("spatch failed (exit %d)", rc);
 		return -1;
@@ -201,7 +203,6 @@ static int apply_poll_side(struct convert *c, json_t *plan, const char *sp, char
 	json_array_foreach(json_object_get(plan, "files"), i, x)
 		sv_push(&argv, json_string_value(x));
 	rc = spatch(c, &argv, reason);
-	sv_clear(&argv);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -230,11 +231,8 @@ static int apply_new_open(struct convert *c, json_t *s, const char *file, const 
 			sv_pushf(&argv, "oldopen=%s", jstr(json_object_get(s, "vars"), "oldopen"));
 		}
 		sv_push(&argv, jstr(s, "file"));
-		if (spatch(c, &argv, reason) < 0) {
-			sv_clear(&argv);
+		if (spatch(c, &argv, reason) < 0)
 			return -1;
-		}
-		sv_clear(&argv);
 	}
 	return 0;
 }
@@ -268,11 +266,8 @@ static int apply_sites(struct convert *c, json_t *plan, const char *sp, char **r
 			sv_pushf(&argv, "%s=%s", k, json_string_value(val));
 		}
 		sv_push(&argv, jstr(s, "file"));
-		if (spatch(c, &argv, reason) < 0) {
-			sv_clear(&argv);
+		if (spatch(c, &argv, reason) < 0)
 			return -1;
-		}
-		sv_clear(&argv);
 	}
 	return 0;
 }

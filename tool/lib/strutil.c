@@ -62,3 +62,33 @@ char *sb_detach_trimmed(struct strbuf *sb)
 	sb_release(sb);
 	return r;
 }
+
+void c_blank_text(char *t)
+{
+	for (char *p = t; *p; p++) {
+		if (p[0] == '/' && p[1] == '*') {
+			for (; *p && !(p[0] == '*' && p[1] == '/'); p++)
+				if (*p != '\n')
+					*p = ' ';
+			if (!*p)
+				break;
+			p[0] = p[1] = ' ';
+			p++;
+		} else if (p[0] == '/' && p[1] == '/') {
+			for (; *p && *p != '\n'; p++)
+				*p = ' ';
+			if (!*p)
+				break;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p;
+
+			for (p++; *p && *p != q && *p != '\n'; p++) {
+				if (*p == '\\' && p[1] && p[1] != '\n')
+					*p++ = ' ';
+				*p = ' ';
+			}
+			if (!*p)
+				break;
+		}
+	}
+}

@@ -16,4 +16,7 @@ char *trim_dup(const char *s);
 /* SB's text trimmed as trim_dup() does (a command's output without its newline); SB is emptied. */
 char *sb_detach_trimmed(struct strbuf *sb);
 
+/* Blank C comments, string and character literals in T in place (spaces; newlines kept). */
+void c_blank_text(char *t);
+
 #endif

@@ -148,8 +148,7 @@ void sv_pushf(struct strvec *sv, const char *fmt, ...)
 	char *p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		die("out of memory");
+	p = xvasprintf(fmt, ap);
 	va_end(ap);
 	sv_push(sv, p);
 	free(p);

@@ -29,8 +29,7 @@ void sb_add_escf(struct strbuf *sb, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	sb_add_esc(sb, s);
 	free(s);

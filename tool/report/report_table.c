@@ -55,6 +55,17 @@ bool report_has_sections(json_t *r)
 	return false;
 }
 
+/* One <option> a name of V, escaped. */
+static void add_options(struct strbuf *sb, const struct strvec *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		sb_adds(sb, "<option>");
+		sb_add_esc(sb, v->v[i]);
+		sb_adds(sb, "</option>");
+	}
+}
+
+
 static void filters(struct strbuf *sb, json_t *r)
 {
 	json_t *impls = json_object_get(r, "implementations"), *x;
@@ -92,20 +103,12 @@ static void filters(struct strbuf *sb, json_t *r)
 			sb_addf(sb, "<option value=\"%s\">%s (%lld)</option>", conv_order[v], conv_order[v], nv[v]);
 	sb_adds(sb, "</select><label for=\"f-sub\">subsystem</label><select id=\"f-sub\">"
 		    "<option value=\"\">all subsystems</option>");
-	for (i = 0; i < subs.n; i++) {
-		sb_adds(sb, "<option>");
-		sb_add_esc(sb, subs.v[i]);
-		sb_adds(sb, "</option>");
-	}
+	add_options(sb, &subs);
 	sb_adds(sb, "</select>");
 	if (has_secs) {
 		sb_adds(sb, "<label for=\"f-sec\">MAINTAINERS</label><select id=\"f-sec\">"
 			    "<option value=\"\">all sections</option>");
-		for (i = 0; i < secs.n; i++) {
-			sb_adds(sb, "<option>");
-			sb_add_esc(sb, secs.v[i]);
-			sb_adds(sb, "</option>");
-		}
+		add_options(sb, &secs);
 		sb_adds(sb, "</select>");
 	}
 	sb_addf(sb, "<button type=\"button\" id=\"f-reset\">reset</button>"

@@ -33,6 +33,7 @@
 #define _GNU_SOURCE
 #include "census.h"
 #include "lib/json_util.h"
+#include "lib/strutil.h"
 #include "output.h"
 
 #include <ctype.h>
@@ -80,36 +81,6 @@ struct text {
 	unsigned *cond;		/* per line: the line of the innermost #if it is under, 0 for none */
 };
 
-static void blank(char *t)
-{
-	for (char *p = t; *p; p++) {
-		if (p[0] == '/' && p[1] == '*') {
-			for (; *p && !(p[0] == '*' && p[1] == '/'); p++)
-				if (*p != '\n')
-					*p = ' ';
-			if (!*p)
-				break;
-			p[0] = p[1] = ' ';
-			p++;
-		} else if (p[0] == '/' && p[1] == '/') {
-			for (; *p && *p != '\n'; p++)
-				*p = ' ';
-			if (!*p)
-				break;
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p;
-
-			for (p++; *p && *p != q && *p != '\n'; p++) {
-				if (*p == '\\' && p[1] && p[1] != '\n')
-					*p++ = ' ';
-				*p = ' ';
-			}
-			if (!*p)
-				break;
-		}
-	}
-}
-
 static bool text_read(struct text *x, const char *root, const char *rel)
 {
 	char *p = path_join(root, rel), *end;
@@ -125,7 +96,7 @@ static bool text_read(struct text *x, const char *root, const char *rel)
 	}
 	free(p);
 	x->len = strlen(x->t);	/* (the text ends at a NUL byte) */
-	blank(x->t);
+	c_blank_text(x->t);
 	end = x->t + x->len;
 	x->bol = xcalloc(alloc, sizeof(*x->bol));
 	x->directive = xcalloc(alloc, sizeof(*x->directive));

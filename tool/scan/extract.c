@@ -193,6 +193,19 @@ static void handle_init(struct ectx *x, CXCursor var, const char *vname, CXType 
 	free(ch.c);
 }
 
+/* The variable C's initializer, when it is a list: an ops struct, perhaps. */
+static void var_init(struct ectx *x, CXCursor c)
+{
+	CXCursor init = clang_Cursor_getVarDeclInitializer(c);
+
+	if (!clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_InitListExpr) {
+		char *vn = cxs(clang_getCursorSpelling(c));
+
+		handle_init(x, c, vn, clang_getCursorType(c), init);
+		free(vn);
+	}
+}
+
 static enum CXChildVisitResult top_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct ectx *x = data;
@@ -204,14 +217,7 @@ static enum CXChildVisitResult top_cb(CXCursor c, CXCursor parent, CXClientData 
 	if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
 		summarize(x, c);
 	} else if (k == CXCursor_VarDecl) {
-		CXCursor init = clang_Cursor_getVarDeclInitializer(c);
-
-		if (!clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_InitListExpr) {
-			char *vn = cxs(clang_getCursorSpelling(c));
-
-			handle_init(x, c, vn, clang_getCursorType(c), init);
-			free(vn);
-		}
+		var_init(x, c);
 	}
 	return CXChildVisit_Continue;
 }
@@ -224,14 +230,7 @@ static enum CXChildVisitResult local_static_cb(CXCursor c, CXCursor parent, CXCl
 	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_VarDecl &&
 	    clang_Cursor_getStorageClass(c) == CX_SC_Static) {
-		CXCursor init = clang_Cursor_getVarDeclInitializer(c);
-
-		if (!clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_InitListExpr) {
-			char *vn = cxs(clang_getCursorSpelling(c));
-
-			handle_init(x, c, vn, clang_getCursorType(c), init);
-			free(vn);
-		}
+		var_init(x, c);
 		return CXChildVisit_Continue;
 	}
 	return CXChildVisit_Recurse;

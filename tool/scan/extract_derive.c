@@ -91,7 +91,7 @@ static void derive_local_uncached(struct ectx *x, CXCursor var, struct deriv *d)
 	CXCursor fn = clang_getCursorSemanticParent(var);
 	char *name = cxs(clang_getCursorSpelling(var));
 	struct cvec src = { NULL, 0, 0 };
-	char *first_text = NULL;
+	struct strvec texts = STRVEC_INIT;
 	bool differ = false;
 
 	clang_visitChildren(fn, assign_scan_cb, &s);
@@ -105,7 +105,7 @@ static void derive_local_uncached(struct ectx *x, CXCursor var, struct deriv *d)
 		collect_cb(s.rhs.c[i], var, &src);
 	/* the sources that are not constants (a NULL initializer is no source) */
 	d_set(d, D_UNKNOWN, "local '%s' is never assigned", name);
-	for (unsigned i = 0, have = 0; i < src.n; i++) {
+	for (unsigned i = 0; i < src.n; i++) {
 		struct deriv o;
 		char *t;
 
@@ -113,32 +113,20 @@ static void derive_local_uncached(struct ectx *x, CXCursor var, struct deriv *d)
 		if (o.kind == D_CONST)
 			continue;
 		t = text_of(x, src.c[i]);
-		if (!have) {
+		if (!texts.n)
 			*d = o;
-			first_text = t;
-			have = 1;
-		} else {
-			if (strcmp(t, first_text))
-				differ = true;
-			free(t);
-		}
+		else if (strcmp(t, texts.v[0]))
+			differ = true;
+		sv_push(&texts, t);
+		free(t);
 	}
 	if (differ) {
 		d_set(d, D_DYNAMIC, "local '%s' is assigned different objects", name);
-		for (unsigned i = 0; i < src.n; i++) {
-			struct deriv o;
-			char *t;
-
-			derive(x, src.c[i], &o);
-			if (o.kind == D_CONST)
-				continue;
-			t = text_of(x, src.c[i]);
-			add_alt(d, t);
-			free(t);
-		}
+		for (size_t i = 0; i < texts.n; i++)
+			add_alt(d, texts.v[i]);
 	}
 out:
-	free(first_text);
+	sv_clear(&texts);
 	free(src.c);
 	free(s.rhs.c);
 	free(name);

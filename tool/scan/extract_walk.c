@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "extract_int.h"
+#include "lib/strutil.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -259,6 +260,17 @@ static bool body_has_text(struct ectx *x, CXCursor fn, const char *needle)
 	return r;
 }
 
+/* The argument text from A to END, without the white space around it. */
+static void push_arg(struct strvec *args, const char *a, const char *end)
+{
+	char *t = xstrndup(a, (size_t)(end - a));
+	char *s = trim_dup(t);
+
+	sv_push(args, s);
+	free(s);
+	free(t);
+}
+
 /* Split "f(a, g(b, c), d)" at its top-level commas, from the '(' at P.  Returns the ')' or NULL. */
 static const char *split_args(const char *p, const char *end, struct strvec *args)
 {
@@ -270,27 +282,11 @@ static const char *split_args(const char *p, const char *end, struct strvec *arg
 			depth++;
 		} else if (*p == ')' || *p == ']' || *p == '}') {
 			if (--depth == 0) {
-				char *t = xstrndup(a, (size_t)(p - a));
-				char *s = t, *e = t + strlen(t);
-
-				while (*s == ' ' || *s == '\t' || *s == '\n')
-					s++;
-				while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
-					*--e = '\0';
-				sv_push(args, s);
-				free(t);
+				push_arg(args, a, p);
 				return p;
 			}
 		} else if (*p == ',' && depth == 1) {
-			char *t = xstrndup(a, (size_t)(p - a));
-			char *s = t, *e = t + strlen(t);
-
-			while (*s == ' ' || *s == '\t' || *s == '\n')
-				s++;
-			while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
-				*--e = '\0';
-			sv_push(args, s);
-			free(t);
+			push_arg(args, a, p);
 			a = p + 1;
 		}
 	}
@@ -332,31 +328,7 @@ static void skipped_events(struct ectx *x, CXCursor fn, struct fstate *fs)
 		return;
 	}
 	seen = json_object();	/* only now: the returns above would leak it */
-	/* blank comments and strings, keeping newlines */
-	for (char *p = text; *p; p++) {
-		if (p[0] == '/' && p[1] == '*') {
-			for (; *p && !(p[0] == '*' && p[1] == '/'); p++)
-				if (*p != '\n')
-					*p = ' ';
-			if (!*p)
-				break;	/* unterminated: the text ends inside the comment */
-			p[0] = p[1] = ' ';
-			p++;
-		} else if (p[0] == '/' && p[1] == '/') {
-			for (; *p && *p != '\n'; p++)
-				*p = ' ';
-			if (!*p)
-				break;
-		} else if (*p == '"') {
-			for (p++; *p && *p != '"' && *p != '\n'; p++) {
-				if (*p == '\\' && p[1])
-					*p++ = ' ';
-				*p = ' ';
-			}
-			if (!*p)
-				break;
-		}
-	}
+	c_blank_text(text);
 	json_array_foreach(fs->events, i, ev) {
 		char k[24];
 

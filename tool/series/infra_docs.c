@@ -19,18 +19,14 @@ static void add_rst_prototype(struct gen *g, int f, const char *section)
 {
 	char **s = &g->text[f];
 	size_t ls;
-	char *ind, *text, *block;
+	char *text;
 
 	if (find_line(*s, 0, strlen(*s), POLL_PROTO, &ls) != 1)
 		anchor(g, f, "not one line '__poll_t (*poll) (struct file *, struct poll_table_struct *);' in the "
 		       "prototypes of struct file_operations");
-	ind = indent_of(*s, ls);
 	text = tmpl(g, section);
-	block = indented(text, ind);
-	text_splice(s, line_next(*s, ls), 0, block);
-	free(block);
+	insert_after_line(s, ls, text);
 	free(text);
-	free(ind);
 }
 
 static void insert_before_line(struct gen *g, int f, const char *re, const char *what, const char *section)

@@ -89,7 +89,7 @@ void add_fops_members(struct gen *g, const char *section)
 	char **s = &g->text[F_FS_H];
 	struct cdef d;
 	size_t ls;
-	char *ind, *block, *text;
+	char *text;
 
 	if (!find_def(*s, "struct file_operations", false, &d))
 		anchor(g, F_FS_H, "no definition of struct file_operations");
@@ -100,13 +100,9 @@ void add_fops_members(struct gen *g, const char *section)
 		      "[[:space:]]*\\(", &ls) != 1)
 		anchor(g, F_FS_H, "struct file_operations has no '__poll_t (*poll) (...)' member, after which "
 		       "->poll_mask goes");
-	ind = indent_of(*s, ls);
 	text = tmpl(g, section);
-	block = indented(text, ind);
-	text_splice(s, line_next(*s, ls), 0, block);
-	free(ind);
+	insert_after_line(s, ls, text);
 	free(text);
-	free(block);
 }
 
 
@@ -119,7 +115,7 @@ void edit_do_dentry_open(struct gen *g)
 	struct cdef d;
 	size_t ls;
 	regmatch_t m[2];
-	char *f, *text, *r, *ind, *block;
+	char *f, *text, *r;
 	const char *open_call;
 
 	if (!find_def(*s, "do_dentry_open", true, &d))
@@ -143,11 +139,7 @@ void edit_do_dentry_open(struct gen *g)
 
 		r = render(g, "open.c", text, v, 1, 0);
 	}
-	ind = indent_of(*s, ls);
-	block = indented(r, ind);
-	text_splice(s, line_next(*s, ls), 0, block);
-	free(block);
-	free(ind);
+	insert_after_line(s, ls, r);
 	free(r);
 	free(text);
 	free(f);

@@ -84,6 +84,8 @@ size_t line_next(const char *s, size_t at);
 char *line_text(const char *s, size_t ls);
 /* The leading whitespace of the line starting at LS. */
 char *indent_of(const char *s, size_t ls);
+/* Insert TEXT after the line of *S at LS, each of its lines indented as that one. */
+void insert_after_line(char **s, size_t ls, const char *text);
 /* Replace DEL bytes of *S at AT by INS. */
 void text_splice(char **s, size_t at, size_t del, const char *ins);
 /* Does the line at LS match the extended regular expression RE?  Its groups go to M. */

@@ -28,10 +28,8 @@ void anchor(const struct gen *g, int f, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	{
-		char *m;
+		char *m = xvasprintf(fmt, ap);
 
-		if (vasprintf(&m, fmt, ap) < 0)
-			die("out of memory");
 		sb_adds(&sb, m);
 		free(m);
 	}
@@ -313,6 +311,15 @@ char *line_text(const char *s, size_t ls)
 char *indent_of(const char *s, size_t ls)
 {
 	return xstrndup(s + ls, strspn(s + ls, " \t"));
+}
+
+void insert_after_line(char **s, size_t ls, const char *text)
+{
+	char *ind = indent_of(*s, ls), *block = indented(text, ind);
+
+	text_splice(s, line_next(*s, ls), 0, block);
+	free(block);
+	free(ind);
 }
 
 void text_splice(char **s, size_t at, size_t del, const char *ins)
