@@ -8,7 +8,7 @@ OUT         ?= $(BUILD)/out
 BUILD       ?= build
 JOBS        ?= $(shell nproc)
 LINUX_VER   ?= 6.12
-CACHE       ?= $(HOME)/.cache/polltax
+CACHE       ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/polltax
 V           ?= 0
 
 CFLAGS      ?= -O2 -g
