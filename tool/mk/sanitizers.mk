@@ -19,7 +19,7 @@ FUZZ_ARTIFACTS ?= $(FUZZ_BUILD)
 FUZZ_FLAGS      = -std=gnu11 $(WARNINGS) -O1 -g -fno-omit-frame-pointer \
 		  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		  -Itool -I$(LLVM_DIR)/include -DFIXTURE_DIR='"$(abspath tests/fixtures/tree)"'
-FUZZ_SRCS      := tool/fuzz/fuzz_extract.c $(wildcard tool/scan/extract*.c tool/classify/*.c tool/lib/util*.c) tool/lib/json_util.c
+FUZZ_SRCS      := tool/fuzz/fuzz_extract.c $(wildcard tool/scan/extract*.c tool/classify/*.c tool/lib/util*.c) tool/lib/json_util.c tool/lib/strutil.c
 FUZZ_BIN       := $(FUZZ_BUILD)/fuzz_extract
 
 .PHONY: asan fuzz fuzz-build reliability-deps
