@@ -48,6 +48,7 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 __attribute__((format(printf, 1, 2)))
 char *xasprintf(const char *fmt, ...);
+__attribute__((format(printf, 1, 0)))
 char *xvasprintf(const char *fmt, va_list ap);
 /* S with bytes that are not valid UTF-8 written as \\xNN (for JSON). */
 char *utf8_safe(const char *s);

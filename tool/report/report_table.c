@@ -65,7 +65,6 @@ static void add_options(struct strbuf *sb, const struct strvec *v)
 	}
 }
 
-
 static void filters(struct strbuf *sb, json_t *r)
 {
 	json_t *impls = json_object_get(r, "implementations"), *x;
