@@ -123,11 +123,12 @@ check "series with nothing to send: exit 3, a clear message, nothing left behind
 if [ -f "$S/polltax.json" ]; then
 	cp -R "$S" "$D/scan"
 	"$POLLTAX" report -o "$D/rep" "$D/scan" 2>"$D/rep.err" && [ -s "$D/rep/report.html" ] &&
-		[ ! -s "$D/rep.err" ] && r=ok || r=bad
-	check "report -o DIR writes DIR/report.html" $r "$(cat "$D/rep.err")"
-	"$POLLTAX" report --html "$D/page.html" "$D/scan" 2>"$D/rep.err" && [ -s "$D/page.html" ] &&
-		[ ! -s "$D/rep.err" ] && r=ok || r=bad
-	check "report --html FILE" $r "$(cat "$D/rep.err")"
+		[ "$(cat "$D/rep.err")" = "polltax: wrote $D/rep/report.html (its source links are paths in the tree: --tree DIR makes them open the file, --url TEMPLATE a web view)" ] &&
+		r=ok || r=bad
+	check "report -o DIR writes DIR/report.html, says so, and how to get links that open" $r "$(cat "$D/rep.err")"
+	"$POLLTAX" report --tree "$TOP/tests/fixtures/tree" --html "$D/page.html" "$D/scan" 2>"$D/rep.err" &&
+		[ -s "$D/page.html" ] && [ "$(cat "$D/rep.err")" = "polltax: wrote $D/page.html" ] && r=ok || r=bad
+	check "report --tree DIR --html FILE: says which file it wrote, nothing more" $r "$(cat "$D/rep.err")"
 	"$POLLTAX" report -o "$D/old.html" "$D/scan" 2>"$D/rep.err" && [ -s "$D/old.html" ] &&
 		grep -qF "polltax: warning: 'polltax report -o FILE' is deprecated: -o names a directory (it gets report.html); write '--html $D/old.html' for a file" "$D/rep.err" &&
 		r=ok || r=bad

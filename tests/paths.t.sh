@@ -27,7 +27,8 @@ check "paths: scan -o out --times times.tsv ../tree" $r "exit $rc: $(cat scan.er
 
 # report and progress read and write relative paths
 cp -R out old
-"$POLLTAX" report --html page.html --since old out 2>report.err && [ -s page.html ] && r=ok || r=bad
+"$POLLTAX" report --html page.html --since old out 2>report.err && [ -s page.html ] &&
+	grep -q '^polltax: wrote page.html ' report.err && r=ok || r=bad
 check "paths: report --html page.html --since old out" $r "$(cat report.err)"
 "$POLLTAX" progress --svg chart.svg --markdown progress.md --since old out >progress.out 2>progress.err &&
 	[ -s chart.svg ] && grep -q '(chart.svg)' progress.md && r=ok || r=bad

@@ -59,10 +59,16 @@ check "progress: history.json has 2 entries" $r "$entries entries"
 
 "$POLLTAX" progress "$OUT" >"$D/progress.txt" 2>"$D/progress.err" && r=ok || r=bad
 check "progress: polltax progress runs" $r "$(cat "$D/progress.err")"
-# rows: date version implementations converted convertible refused needs-open review flagged
-rows=$(awk 'NR > 1 && NF == 9' "$D/progress.txt" | wc -l)
+# rows: day version total (implementations) converted convertible refused needs-open review flagged
+rows=$(awk 'NR > 1 && NF == 9 && /^[0-9]/' "$D/progress.txt" | wc -l)
 [ "$rows" -eq 2 ] && r=ok || r=bad
 check "progress: the table prints both scans" $r "$rows rows in: $(cat "$D/progress.txt")"
+# a terminal's 80 columns: the version here is 22 characters, the table's widest
+wide=$(awk '{ if (length($0) > 82) n++ } END { print n + 0 }' "$D/progress.txt")
+[ "$wide" -eq 0 ] && head -1 "$D/progress.txt" | grep -q '^day  *version  *total  *conv  *todo  *refused  *open  *review  *flag$' &&
+	grep -q '^(total: implementations; conv: converted; todo: convertible' "$D/progress.txt" && r=ok || r=bad
+check "progress: the table fits a terminal (60 columns + the version), its short names explained" $r \
+	"$(awk '{ print length($0) ": " $0 }' "$D/progress.txt")"
 c1=$(awk 'NR == 2 { print $4 }' "$D/progress.txt")
 c2=$(awk 'NR == 3 { print $4 }' "$D/progress.txt")
 y1=$(awk 'NR == 2 { print $5 }' "$D/progress.txt")
@@ -190,5 +196,24 @@ check "progress: a re-run with the same date and label adds nothing and draws th
 "$POLLTAX" progress --history "$L/b/history.json" --svg "$L/h.svg" "$OUT" >"$L/h.txt" 2>>"$D/label.err" &&
 	grep -q 'input..usb' "$L/h.txt" && cmp -s "$L/h.svg" "$L/chart.svg" && r=ok || r=bad
 check "progress: --history FILE draws that history" $r "$(cat "$L/h.txt")"
+
+# one -o per tree: a scan of another directory into this history says so, once; a --label says the mix is meant
+! grep -q 'note:' "$D/scan2.err" && r=ok || r=bad
+check "progress: a rescan of the same tree into its -o adds no note" $r "$(cat "$D/scan2.err")"
+cp -R "$OUT" "$D/mixed"
+(cd "$D" && "$POLLTAX" scan -q -j 2 -o mixed "$TOP/tests/fixtures/tree") 2>"$D/mixed.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c 'note:' "$D/mixed.err")" -eq 1 ] &&
+	grep -qF "polltax: note: the last scan in 'mixed/history.json' (linux 6.12.0-polltax-fixture, " "$D/mixed.err" &&
+	grep -qF "was of another directory than '$TOP/tests/fixtures/tree'" "$D/mixed.err" &&
+	[ "$(jq '[.[].where] | unique | length' "$D/mixed/history.json")" -eq 2 ] &&
+	! grep -qF "$D/tree" "$D/mixed/history.json" && r=ok || r=bad
+check "progress: a scan of another tree into the same -o is kept, with one note (the history keeps no path)" $r \
+	"exit $rc: $(cat "$D/mixed.err")"
+cp -R "$OUT" "$D/labelled"
+"$POLLTAX" scan -q -j 2 --label "pristine fixture" -o "$D/labelled" "$TOP/tests/fixtures/tree" 2>"$D/labelled.err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -q 'note:' "$D/labelled.err" && r=ok || r=bad
+check "progress: with --label the mix is meant: no note" $r "exit $rc: $(cat "$D/labelled.err")"
 
 echo "RESULT $passed $failed"

@@ -218,8 +218,8 @@ mkfifo "$hd/fifo.c"
 ln -s loop2.c "$hd/loop.c"
 ln -s loop.c "$hd/loop2.c"
 ln -s . "$hd/dirloop"
-truncate -s 17M "$hd/huge.c"
-truncate -s 17M "$H/include/linux/hostile-huge.h"	# a header too: the macro pass reads headers
+truncate -s 65M "$hd/huge.c"
+truncate -s 65M "$H/include/linux/hostile-huge.h"	# a header too: the macro pass reads headers
 latin=$(printf 'caf\351')
 sed 's/fixrtc/latin/g' "$FIX/drivers/char/single-static-global-wait.c" >"$hd/$latin.c"
 sed 's/fixrtc/latbody/g' "$FIX/drivers/char/single-static-global-wait.c" |
@@ -250,7 +250,7 @@ fi
 for m in \
 	"drivers/hostile/dangling.c: symbolic link to nothing readable (No such file or directory), not followed" \
 	"drivers/hostile/fifo.c: not a regular file, not read" \
-	"drivers/hostile/huge.c: larger than 16 MiB, not read" \
+	"drivers/hostile/huge.c: larger than 64 MiB, not read" \
 	"drivers/hostile/loop.c: symbolic link to nothing readable (Too many levels of symbolic links), not followed"; do
 	t "hostile-skipped (${m%%:*})"
 	if ! jq -e --arg m "$m" '.files.skipped | index($m)' "$hj" >/dev/null 2>&1; then
@@ -264,7 +264,7 @@ done
 
 t "hostile-warm-run-same-outputs (what was not read is said again)"
 run hostile-warm scan -q -j 2 -o "$R/hostile-warm" "$H"
-m="include/linux/hostile-huge.h: larger than 16 MiB, not read"
+m="include/linux/hostile-huge.h: larger than 64 MiB, not read"
 if [ "$rc" -ne 0 ] || ! cmp -s "$hj" "$R/hostile-warm/polltax.json"; then
 	no "warm run: exit $rc, polltax.json $(cmp "$hj" "$R/hostile-warm/polltax.json" 2>&1)"
 elif ! jq -e --arg m "$m" '.files.skipped | index($m)' "$R/hostile-warm/polltax.json" >/dev/null 2>&1 ||

@@ -280,4 +280,35 @@ rc=$?
 	grep -q '^	CHAR and MISC DRIVERS$' "$T/nosection.err" && [ ! -e "$T/nosection" ] && r=ok || r=bad
 check "--section with an unknown name: exit 2, the close names listed" $r "exit $rc: $(cat "$T/nosection.err")"
 
+# a title said without its parentheses, as people say it; with a typo, the title is suggested
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --section "input drivers" -o "$T/spoken" "$FIX" 2>"$T/spoken.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(jq -r '[.converted[].section] | unique | join(",")' "$T/spoken/series.json")" = \
+	"INPUT (KEYBOARD, MOUSE, JOYSTICK, TOUCHSCREEN) DRIVERS" ] && r=ok || r=bad
+check "--section 'input drivers' is INPUT (KEYBOARD, MOUSE, JOYSTICK, TOUCHSCREEN) DRIVERS" $r \
+	"exit $rc: $(cat "$T/spoken.err")"
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --section "input driver" -o "$T/spoken2" "$FIX" \
+	>/dev/null 2>"$T/spoken2.err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF '	INPUT (KEYBOARD, MOUSE, JOYSTICK, TOUCHSCREEN) DRIVERS' "$T/spoken2.err" && r=ok || r=bad
+check "--section 'input driver': exit 2, the title with parentheses suggested" $r "exit $rc: $(cat "$T/spoken2.err")"
+
+# a file no section claims but THE REST, whose maintainer get_maintainer.pl does not name (as in
+# the kernel's MAINTAINERS, where it prints only linux-kernel@): the patch is addressed To: the list
+rm -rf "$T/rest"
+mkdir -p "$T/rest"
+cp -a "$FIX" "$T/rest/tree"
+sed -i '/^THE REST$/,/^$/{/^M:/d}' "$T/rest/tree/MAINTAINERS"
+"$POLLTAX" series -q --signoff "$ID" -o "$T/rest/out" "$T/rest/tree" >/dev/null 2>"$T/rest.err"
+rc=$?
+rest=$(grep -l '^Subject: .*fixsmc_poll' "$T/rest/out"/0*.patch 2>/dev/null | head -1)
+r=bad
+[ $rc -eq 0 ] && [ -n "$rest" ] && ! grep -q '^M:.*Rest Maintainer' "$T/rest/tree/MAINTAINERS" &&
+	sed -n '/^To:/,/^$/p' "$rest" | grep -q '^To: fixture-kernel@lists.example.org' &&
+	! grep -q '^Cc:' "$rest" &&
+	sed -n '/^To:/,/^Subject:/p' "$T/rest/out/0000-cover-letter.patch" | grep -q 'fixture-kernel@lists.example.org' &&
+	r=ok
+check "a THE REST patch with no maintainer to name is sent To: its list, not only Cc'd" $r \
+	"exit $rc: $(cat "$T/rest.err"); $(sed -n 1,8p "$rest" 2>/dev/null)"
+
 echo "RESULT $passed $failed"

@@ -35,6 +35,15 @@ for src in "$TOP"/tool/cmd/cmd_*.c; do
 	check "$cmd --help lists no option its table lacks" $r "not in the table: $extra"
 	n=$((n + 1))
 done
+# where the cache is: the help names the one this run uses
+for cmd in series boot-test infra cache; do
+	XDG_CACHE_HOME=$D/xdg "$POLLTAX" "$cmd" --help >"$D/$cmd.xdg" 2>&1
+	grep -q "$D/xdg/polltax" "$D/$cmd.xdg" && ! grep -q '~/.cache/polltax' "$D/$cmd.xdg" && r=ok || r=bad
+	check "$cmd --help with XDG_CACHE_HOME set names \$XDG_CACHE_HOME/polltax, not ~/.cache" $r \
+		"$(grep -n 'cache' "$D/$cmd.xdg" | head -3)"
+	env -u XDG_CACHE_HOME "$POLLTAX" "$cmd" --help 2>&1 | grep -q '~/.cache/polltax' && r=ok || r=bad
+	check "$cmd --help without XDG_CACHE_HOME names ~/.cache/polltax" $r
+done
 [ "$n" -ge 12 ] && r=ok || r=bad
 check "every command of tool/cmd/ was checked ($n)" $r "only $n commands"
 echo "RESULT $passed $failed"

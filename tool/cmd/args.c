@@ -32,6 +32,28 @@ static void usage_tail(const char *usage)
 	free(cmd);
 }
 
+int args_help(const char *usage)
+{
+	static const char home[] = "~/.cache/polltax";
+	const char *x = getenv("XDG_CACHE_HOME");
+	char *cache;
+	const char *p = usage, *hit;
+
+	if (!x || !*x) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	cache = cache_home();
+	while ((hit = strstr(p, home))) {
+		fwrite(p, 1, (size_t)(hit - p), stdout);
+		fputs(cache, stdout);
+		p = hit + sizeof(home) - 1;
+	}
+	fputs(p, stdout);
+	free(cache);
+	return 0;
+}
+
 int args_bad_option(const char *usage)
 {
 	usage_tail(usage);

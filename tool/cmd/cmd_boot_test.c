@@ -281,7 +281,7 @@ static int parse_options(int argc, char **argv, struct bt_opts *o)
 			break;
 		case 'P': o->plan = true; break;
 		case 'q': o->quiet = true; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}

@@ -198,7 +198,7 @@ int cmd_cache(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}

@@ -96,7 +96,7 @@ int cmd_convert(int argc, char **argv)
 		case 'o': output = outf = args_out_file("convert", optarg, "convert.diff", "--diff"); break;
 		case 'D': output = optarg; break;
 		case 'q': quiet = true; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}

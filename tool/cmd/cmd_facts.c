@@ -138,7 +138,7 @@ int cmd_facts(int argc, char **argv)
 		switch (c) {
 		case 'k': kb = true; break;
 		case 'm': mt = true; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}

@@ -120,7 +120,7 @@ int cmd_gate(int argc, char **argv)
 		case 'o': out_arg = optarg; break;
 		case 'j': o.jobs = args_jobs(optarg); break;
 		case 'q': o.quiet = true; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}

@@ -73,7 +73,7 @@ int cmd_infra(int argc, char **argv)
 		case 'S': signoff = optarg; break;
 		case 'D': id.date = optarg; break;
 		case 'q': quiet = true; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}

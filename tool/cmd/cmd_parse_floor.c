@@ -75,8 +75,7 @@ int cmd_parse_floor(int argc, char **argv)
 		} else if (c == 'T') {
 			o.times = optarg;
 		} else if (c == 'h') {
-			fputs(usage, stdout);
-			return 0;
+			return args_help(usage);
 		} else {
 			return args_bad_option(usage);
 		}

@@ -142,7 +142,7 @@ int cmd_progress(int argc, char **argv)
 		case 's': since = optarg; break;
 		case 'm': md = optarg; break;
 		case 'H': hist = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}

@@ -36,6 +36,7 @@ static const char usage[] =
 "                        scan' passes it)\n"
 "      --since OLD_DIR   add the movement since the scan in OLD_DIR: implementations\n"
 "                        added, removed, moved and reclassified\n"
+"  -q, --quiet           do not say which file it wrote (on stderr)\n"
 "  -h, --help            this text\n"
 "\n"
 "exit status: 0 done, 2 usage, 3 OUT_DIR (or OLD_DIR) holds no scan,\n"
@@ -49,28 +50,32 @@ int cmd_report(int argc, char **argv)
 		{ "url", required_argument, NULL, 'u' },
 		{ "since", required_argument, NULL, 's' },
 		{ "tree", required_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { NULL, NULL, NULL, NULL };
-	char *p, *dir, *outf = NULL;
+	char *p, *dir, *outf = NULL, *shown;
+	bool quiet = false;
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o.out = outf = args_out_file("report", optarg, "report.html", "--html"); break;
 		case 'H': o.out = optarg; break;
 		case 'u': o.url = optarg; break;
 		case 's': o.since = optarg; break;
 		case 't': o.tree = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'q': quiet = true; break;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}
 	if (args_check(usage, argc, argv, optind, "OUT_DIR"))
 		return EXIT_USAGE;
-	/* every path as typed, resolved against the cwd once */
+	/* every path as typed, resolved against the cwd once; the page named as typed */
+	shown = o.out ? xstrdup(o.out) : path_join(argv[optind], "report.html");
 	dir = abs_path(argv[optind]);
 	o.out = abs_path(o.out);
 	o.since = abs_path(o.since);
@@ -90,6 +95,11 @@ int cmd_report(int argc, char **argv)
 		args_make_parent(o.out);
 	if (report_write(dir, &o) < 0)
 		die("cannot write the report of '%s'", argv[optind]);
+	if (!quiet)
+		fprintf(stderr, "polltax: wrote %s%s\n", shown, o.url || o.tree ? "" :
+			" (its source links are paths in the tree: --tree DIR makes them open the file, "
+			"--url TEMPLATE a web view)");
+	free(shown);
 	free(dir);
 	free((char *)o.out);
 	free((char *)o.since);

@@ -154,7 +154,7 @@ int cmd_scan(int argc, char **argv)
 	struct tree t;
 	json_t *res;
 	sigset_t hold, old;
-	char *outdir, *build, *times;
+	char *outdir, *build, *times, *where;
 	const char *typed_out, *only = NULL, *tree_arg, *label = NULL;
 	char *top = NULL, *sub = NULL;
 	bool out_given = false;
@@ -180,7 +180,7 @@ int cmd_scan(int argc, char **argv)
 			break;
 		case 'L': label = optarg; break;
 		case 'q': o.quiet = true; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}
@@ -226,10 +226,12 @@ int cmd_scan(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &hold, &old);
 	if (write_outputs(o.outdir, res) < 0)
 		die("cannot write the outputs to '%s'", o.outdir);
-	if (history_append(o.outdir, res, label) < 0)
+	where = sub ? xasprintf("%s//%s", t.root, sub) : xstrdup(t.root);
+	if (history_append(o.outdir, typed_out, res, label, where) < 0)
 		die("cannot update the history in '%s'", o.outdir);
-	/* report.html, with the history just written, linking into the tree */
-	cmd_report(4, (char *[]){ "report", "--tree", t.root, (char *)o.outdir, NULL });
+	free(where);
+	/* report.html, with the history just written, linking into the tree (scan says it wrote it) */
+	cmd_report(5, (char *[]){ "report", "-q", "--tree", t.root, (char *)o.outdir, NULL });
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!o.quiet) {
 		json_t *cn = json_object_get(res, "counts");

@@ -153,7 +153,7 @@ int cmd_series(int argc, char **argv)
 				die_code(EXIT_INPUT, "cannot read %s (--tested): %s", optarg, strerror(errno));
 			break;
 		case 'q': o.quiet = true; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}

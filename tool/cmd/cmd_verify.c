@@ -73,7 +73,7 @@ int cmd_verify(int argc, char **argv)
 		case 'o': output = args_out_file("verify", optarg, "verify.md", "--table"); break;
 		case 'T': output = optarg; break;
 		case 'q': o.quiet = true; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}
 	}

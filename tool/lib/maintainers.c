@@ -166,6 +166,12 @@ int maint_recipients(const struct maint *m, const char *patch, struct strvec *to
 		free(line);
 		l = e ? e + 1 : NULL;
 	}
+	/* no maintainer (THE REST): the patch is addressed to its lists, not only copied to them */
+	if (!to->n) {
+		for (size_t i = 0; i < cc->n; i++)
+			sv_push(to, cc->v[i]);
+		sv_clear(cc);
+	}
 	sb_release(&out);
 	return 0;
 }
@@ -375,25 +381,58 @@ static size_t distance(const char *a, const char *b)
 	return r;
 }
 
+/* TITLE without its parenthesized parts, as people say it: "INPUT (KEYBOARD, ...) DRIVERS" is "INPUT DRIVERS". */
+static char *spoken(const char *title)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int depth = 0;
+
+	for (const char *p = title; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && depth)
+			depth--;
+		else if (!depth && !(*p == ' ' && (!sb.len || sb.buf[sb.len - 1] == ' ')))
+			sb_addc(&sb, *p);
+	}
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		sb.buf[--sb.len] = '\0';
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
 char *maint_section_named(const char *root, const char *name, struct strvec *close)
 {
-	struct strvec all = STRVEC_INIT;
+	struct strvec all = STRVEC_INIT, said = STRVEC_INIT;
 	char *r = NULL;
+	size_t nsaid = 0, hit = 0;
 
 	if (sections_of(root, &all) < 0)
 		die_code(EXIT_INPUT, "cannot read '%s/MAINTAINERS' for --section", root);
 	sv_push(&all, "THE REST");	/* maint_section()'s name for a file no section claims */
+	for (size_t i = 0; i < all.n; i++) {
+		char *s = spoken(all.v[i]);
+
+		sv_push(&said, s);
+		free(s);
+	}
 	for (size_t i = 0; i < all.n && !r; i++)
 		if (!strcasecmp(all.v[i], name))
 			r = xstrdup(all.v[i]);
+	/* the title said without its parentheses, when only one section is said so */
+	for (size_t i = 0; i < all.n && !r; i++)
+		if (!strcasecmp(said.v[i], name) && !nsaid++)
+			hit = i;
+	if (!r && nsaid == 1)
+		r = xstrdup(all.v[hit]);
 	for (size_t d = 0; !r && d <= strlen(name) / 3 + 2; d++)
 		for (size_t i = 0; i < all.n; i++) {
-			size_t e = distance(all.v[i], name);
+			size_t e = distance(all.v[i], name), f = distance(said.v[i], name);
 			bool part = strlen(name) >= 3 && strcasestr(all.v[i], name);
 
-			if ((e == d || (d == 0 && part)) && !sv_contains(close, all.v[i]))
+			if (((e < f ? e : f) == d || (d == 0 && part)) && !sv_contains(close, all.v[i]))
 				sv_push(close, all.v[i]);
 		}
+	sv_clear(&said);
 	sv_clear(&all);
 	return r;
 }

@@ -31,8 +31,10 @@ char *maint_prefix(const struct maint *m, const struct strvec *files);
 
 /*
  * The title of the MAINTAINERS section of ROOT named NAME (case aside; "THE
- * REST" included), or NULL with CLOSE filled with the titles near it (a
- * few letters off, or containing NAME), nearest first.  Dies (exit 3) when
+ * REST" included; or the one title that is NAME without its parenthesized
+ * parts: "INPUT DRIVERS" for "INPUT (KEYBOARD, MOUSE, ...) DRIVERS"), or
+ * NULL with CLOSE filled with the titles near it (a few letters off, with
+ * or without their parentheses, or containing NAME), nearest first.  Dies (exit 3) when
  * ROOT/MAINTAINERS cannot be read.
  */
 char *maint_section_named(const char *root, const char *name, struct strvec *close);

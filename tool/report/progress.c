@@ -48,6 +48,15 @@ static const char *const heads[] = {
 };
 #define NHEADS (int)(sizeof(heads) / sizeof(heads[0]))
 
+/*
+ * The text table fits 80 columns for a version of up to 20 characters: the
+ * day of each scan (history.json has the time), short column names, and a
+ * legend under the table for the short names.
+ */
+static const char *const short_heads[] = {
+	"day", "version", "total", "conv", "todo", "refused", "open", "review", "flag",
+};
+
 void progress_table_text(struct strbuf *sb, json_t *history)
 {
 	int wl = 7;
@@ -61,17 +70,19 @@ void progress_table_text(struct strbuf *sb, json_t *history)
 		if ((int)strlen(r.label) > wl)
 			wl = (int)strlen(r.label);
 	}
-	sb_addf(sb, "%-20s  %-*s", heads[0], wl, heads[1]);
+	sb_addf(sb, "%-10s  %-*s", short_heads[0], wl, short_heads[1]);
 	for (int c = 2; c < NHEADS; c++)
-		sb_addf(sb, "  %*s", (int)strlen(heads[c]), heads[c]);
+		sb_addf(sb, "  %*s", (int)strlen(short_heads[c]), short_heads[c]);
 	sb_addc(sb, '\n');
 	json_array_foreach(history, i, e) {
 		struct progress_row r;
 
 		progress_row(e, &r);
-		sb_addf(sb, "%-20s  %-*s  %15lld  %9lld  %11lld  %7lld  %10lld  %6lld  %7lld\n", r.date, wl, r.label,
+		sb_addf(sb, "%-10.10s  %-*s  %5lld  %4lld  %4lld  %7lld  %4lld  %6lld  %4lld\n", r.date, wl, r.label,
 			r.implementations, r.converted, r.yes, r.refused, r.needs_open, r.review, r.no);
 	}
+	sb_adds(sb, "(total: implementations; conv: converted; todo: convertible, not refused by\n"
+		    " 'polltax series'; open: needs-open; flag: flagged, convertible no)\n");
 }
 
 void progress_table_markdown(struct strbuf *sb, json_t *history)

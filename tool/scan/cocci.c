@@ -122,7 +122,8 @@ json_t *cocci_run(const char *root, const struct strvec *files, int jobs, bool n
 
 		mkdir_p(dir);
 		if (!quiet)
-			fprintf(stderr, "polltax: Coccinelle second opinion on %zu files\n", todo.n);
+			fprintf(stderr, "polltax: Coccinelle second opinion on %zu file%s\n", todo.n,
+				todo.n == 1 ? "" : "s");
 		/* one spatch run for all files; results are split per file for the cache */
 		struct strvec argv = STRVEC_INIT;
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <xxhash.h>
 
 json_t *history_load(const char *path)
 {
@@ -77,12 +78,27 @@ static time_t scan_time(void)
 	return time(NULL);
 }
 
-int history_append(const char *dir, json_t *result, const char *label)
+/* The last entry was of another place than WHERE_KEY: say so once, unless a label says the mix is meant. */
+static void note_other_place(const char *dir, json_t *last, const char *where_key, const char *where,
+			     const char *label)
+{
+	const char *was = json_string_value(json_object_get(last, "where"));
+
+	if (!was || !strcmp(was, where_key) || (label && *label))
+		return;
+	fprintf(stderr, "polltax: note: the last scan in '%s/history.json' (linux %s, %s) was of another "
+		"directory than '%s'; this scan follows it in the same history, and 'polltax progress' shows "
+		"them as one line of scans.  Keep one -o per tree (or name each scan with --label).\n",
+		dir, json_string_value(json_object_get(last, "version")) ?: "?",
+		json_string_value(json_object_get(last, "date")) ?: "?", where);
+}
+
+int history_append(const char *dir, const char *shown, json_t *result, const char *label, const char *where)
 {
 	char *path = path_join(dir, "history.json");
 	json_t *h = history_load(path), *tree = json_object_get(result, "tree");
 	json_t *counts = json_object_get(result, "counts"), *last, *e;
-	char date[32];
+	char date[32], where_key[17];
 	time_t now = scan_time();
 	int rc;
 
@@ -94,6 +110,8 @@ int history_append(const char *dir, json_t *result, const char *label)
 		      "file_operations_with_poll", json_object_get(counts, "file_operations_with_poll"));
 	if (label && *label)
 		json_object_set_new(e, "label", json_string(label));
+	snprintf(where_key, sizeof(where_key), "%016llx", (unsigned long long)XXH64(where, strlen(where), 0));
+	json_object_set_new(e, "where", json_string(where_key));
 	if (json_object_get(tree, "git_describe"))
 		json_object_set(e, "git_describe", json_object_get(tree, "git_describe"));
 	if (json_object_get(tree, "git_date"))
@@ -107,6 +125,8 @@ int history_append(const char *dir, json_t *result, const char *label)
 		json_decref(ref);
 	}
 	last = json_array_get(h, json_array_size(h) - 1);
+	if (last)
+		note_other_place(shown, last, where_key, where, label);
 	if (last) {
 		json_t *cmp = json_deep_copy(last);
 

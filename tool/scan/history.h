@@ -13,8 +13,13 @@
  * Append RESULT's entry to DIR/history.json (not when it repeats the last
  * one); LABEL (NULL: none) names the scan in 'polltax progress' instead of
  * the tree's version.  The date is SOURCE_DATE_EPOCH's when that is set.
+ * WHERE is what was scanned (the tree's absolute path, with "//DIR" for a
+ * scan of one directory of it): the entry keeps its hash ("where", not the
+ * path itself), and when the last entry was of another place and no LABEL
+ * says the mix is meant, a note says that the two now share one history
+ * (naming the directory SHOWN, DIR as the user typed it).
  */
-int history_append(const char *dir, json_t *result, const char *label);
+int history_append(const char *dir, const char *shown, json_t *result, const char *label, const char *where);
 json_t *history_load(const char *path);	/* array; empty when missing */
 /*
  * The implementations of RESULT (a scan) that 'polltax series' refused:

@@ -406,7 +406,8 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 	write_group_headers(p, fi, fl, &forced);
 	if (cleanup_at_exit == p) {
 		if (!quiet && isatty(2))
-			status_line("polltax: precompiling the headers %zu groups of files share...", p->ng);
+			status_line("polltax: precompiling the headers %zu %s of files share...", p->ng,
+				    p->ng == 1 ? "group" : "groups");
 		build_all(p, &hargs, jobs > 0 ? jobs : 1);
 	}
 	collect_asked(p, fi, defs, want);

@@ -358,8 +358,8 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	fp = flags_fingerprint(&fl);
 	prefilter_all(t->root, &files, &skipped, &all, &wstats, &incl);
 	if (!o->quiet)
-		fprintf(stderr, "polltax: %s: %zu files can hold a poll implementation (flags: %s)\n",
-			t->version, files.n, fl.source);
+		fprintf(stderr, "polltax: %s: %zu file%s can hold a poll implementation (flags: %s)\n",
+			t->version, files.n, files.n == 1 ? "" : "s", fl.source);
 	/* a file compiled only by being #included into another .c is parsed through it */
 	unity_plan(&plan, t, &fl, &files, incl);
 	u = xcalloc(plan.rels.n ? plan.rels.n : 1, sizeof(*u));
@@ -469,7 +469,8 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	if (t->head)
 		git_date(t, result);
 	if (!o->quiet)
-		fprintf(stderr, "polltax: %zu files (%zu from cache) classified in %.1f s\n", files.n, ncached,
+		fprintf(stderr, "polltax: %zu file%s (%zu from cache) classified in %.1f s\n", files.n,
+			files.n == 1 ? "" : "s", ncached,
 			now_seconds() - t0);
 	for (size_t k = 0; k < plan.rels.n; k++)
 		unit_free(&u[k]);

@@ -397,7 +397,7 @@ static void run_workers(const struct pool *pl, const struct scan_opts *o)
 		if (sl[s].pid)
 			slot_stop(sl, s);
 	if (todo && !o->quiet && isatty(2))
-		fprintf(stderr, "\r\033[Kpolltax: parsed %zu files in %.1f s\n", todo, now_seconds() - t0);
+		fprintf(stderr, "\r\033[Kpolltax: parsed %zu file%s in %.1f s\n", todo, todo == 1 ? "" : "s", now_seconds() - t0);
 	if (times && fclose(times) != 0)
 		die("cannot write '%s': %s", o->times, strerror(errno));
 	free(sl);

@@ -414,6 +414,7 @@ void series_post(struct series_run *r)
 		die_code(EXIT_INPUT, "nothing to send: the tree already has the infrastructure (f_poll_head) and "
 			 "%s; no series written to '%s'", json_array_size(r->refused) ?
 			 "every auto-convertible implementation was refused (polltax convert --plan says why)" :
+			 r->o->section ? "the scan found nothing auto-convertible in this MAINTAINERS section" :
 			 "the scan found nothing auto-convertible", outdir);
 	for (size_t pi = 0; pi < np; pi++) {
 		size_t count = (total - first + (np - pi) - 1) / (np - pi);	/* even split */
