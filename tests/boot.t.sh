@@ -52,10 +52,14 @@ check "polltest list: one kind per line, 5 fields ($n kinds)" $? "$(cat "$W/kind
 # The host run.  /dev/kmsg is left out: its trigger writes to the host's
 # kernel log; so are the device kinds, which would create input, HID, LED,
 # Bluetooth, TPM and serio devices on the host, run its timers, mount
-# debugfs or inject machine checks.  Everything else the host (or its
-# sandbox) lacks is skipped by polltest itself.
+# debugfs or inject machine checks; and dm-control, snd-disconnected and
+# ipmi, which would make device-mapper devices, unbind a sound card or add
+# an IPMI interface.  Everything else the host (or its sandbox) lacks is
+# skipped by polltest itself.
 NOT_ON_HOST=kmsg,hidraw,evdev,mousedev,joydev,uinput,uleds,snd-timer,vhci,rfkill,rtc
 NOT_ON_HOST=$NOT_ON_HOST,sync_file,vtpm-proxy,tpm-dev,tpmrm-dev,lirc,pps,qrtr-tun,userio,serio_raw,hid-debug,mcelog
+NOT_ON_HOST=$NOT_ON_HOST,dm-control,snd-disconnected,ipmi
+NOT_ON_HOST=$NOT_ON_HOST,hidraw-unplugged,evdev-unplugged,mousedev-unplugged,joydev-unplugged
 "$PT" test -x $NOT_ON_HOST -t 3000 >"$W/host.tap" 2>&1
 status=$?
 grep -q '^1\.\.[0-9]' "$W/host.tap"

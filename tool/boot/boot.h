@@ -150,6 +150,7 @@ struct guest_kind {
 	char *kconfig;		/* its backend's Kconfig symbols, space-separated, or NULL */
 	bool unconvertible;
 	bool always_ready;	/* no wake-up to test: a lost head would not show */
+	bool teardown;		/* the trigger takes away what the file is open on (a hang-up, an unbind) */
 };
 
 struct check_result {

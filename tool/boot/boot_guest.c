@@ -93,6 +93,7 @@ void guest_kinds(const char *polltest, struct guest_kind **out, size_t *n)
 			k->poll_fn = xstrdup(f[2]);
 			k->unconvertible = !strcmp(f[3], "unconvertible");
 			k->always_ready = !strcmp(f[3], "always-ready");
+			k->teardown = !strcmp(f[3], "teardown");
 			k->kconfig = nf == 5 && strcmp(f[4], "-") && *f[4] ? xstrdup(f[4]) : NULL;
 		}
 		p = e ? e + 1 : NULL;
@@ -378,6 +379,13 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 	if (bench) {
 		sv_push(&argv, "-icount");
 		sv_push(&argv, "shift=0,sleep=off");
+	}
+	if (!bench) {
+		/* qemu's BMC simulator for the ipmi kind (tool/boot/guest/qemukinds.c); the benchmark keeps its machine */
+		sv_push(&argv, "-device");
+		sv_push(&argv, "ipmi-bmc-sim,id=bmc0");
+		sv_push(&argv, "-device");
+		sv_push(&argv, "isa-ipmi-kcs,bmc=bmc0,ioport=0xca2");
 	}
 	sv_push(&argv, "-no-reboot");
 	sv_push(&argv, "-nographic");

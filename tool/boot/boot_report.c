@@ -207,6 +207,61 @@ const char *br_not_exercised(const struct boot_report *r, size_t i)
 	return NO_GUEST_TEST;
 }
 
+/* some check of kind K whose name has TEXT passed on the kernel */
+static bool kind_passed(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k,
+			const char *text)
+{
+	for (size_t i = 0; i < b->nchecks; i++)
+		if (kind_of_check(r, b->checks[i].name) == k && !strcmp(b->checks[i].status, "ok") &&
+		    strstr(b->checks[i].name, text))
+			return true;
+	return false;
+}
+
+void br_reach(const struct boot_report *r, const struct conversion *c, struct reach *out)
+{
+	const struct boot_result *b = &r->runs[r->w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
+	const char *skip = NULL;
+	bool any = false, always = false;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < r->w->nsyms; i++)
+		if (!strcmp(r->w->syms[i].file, c->file)) {
+			out->built = r->w->syms[i].on;
+			if (!out->built)
+				out->why = r->w->syms[i].reason ? r->w->syms[i].reason : "not built";
+		}
+	if (!out->built) {
+		if (!out->why)
+			out->why = "not in the configuration";
+		return;
+	}
+	for (size_t j = 0; j < r->nkinds; j++) {
+		const struct guest_kind *k = &r->kinds[j];
+
+		if (strcmp(k->source, c->file) || strcmp(k->poll_fn, c->poll_fn))
+			continue;
+		any = true;
+		always |= k->always_ready;
+		if (!skip)
+			skip = kind_skip_reason(r, b, k);
+		if (br_kind_ok(r, b, k))
+			out->opened = true;
+		if (kind_passed(r, b, k, " woken by ")) {
+			out->woken = true;
+			out->torn_down |= k->teardown;
+		}
+	}
+	if (!any)
+		out->why = NO_GUEST_TEST;
+	else if (!out->opened)
+		out->why = skip ? skip : "no check of its file type passed";
+	else if (!out->woken)
+		out->why = always ? "always ready: there is no wake-up to wait for" : "no wake-up check passed";
+	else if (!out->torn_down)
+		out->why = "no test tears down what the file is open on while it is polled";
+}
+
 /*
  * Guest instructions per call: the TSC, which under -icount shift=0 is the
  * virtual clock itself (one tick per instruction); CLOCK_MONOTONIC (ns)
@@ -484,6 +539,24 @@ json_t *boot_report_json(const struct boot_report *r)
 				json_array_append_new(ne, json_pack("{s:s,s:s}", "file", w->syms[i].file, "reason",
 								    br_not_exercised(r, i)));
 		json_object_set_new(root, "not_exercised", ne);
+	}
+	{
+		/* per conversion of the series: how far the guest got with it */
+		json_t *cov = json_array();
+
+		for (size_t i = 0; i < r->s->nconv; i++) {
+			struct reach x;
+			json_t *e;
+
+			br_reach(r, &r->s->conv[i], &x);
+			e = json_pack("{s:s,s:s,s:b,s:b,s:b,s:b}", "file", r->s->conv[i].file,
+				      "poll", r->s->conv[i].poll_fn, "built", x.built, "opened", x.opened,
+				      "woken", x.woken, "torn_down", x.torn_down);
+			if (x.why)
+				json_object_set_new(e, "why_not", json_string(x.why));
+			json_array_append_new(cov, e);
+		}
+		json_object_set_new(root, "reach", cov);
 	}
 	if (r->bench)
 		json_object_set_new(root, "benchmark", json_pack("{s:s,s:o}", "unit",

@@ -13,6 +13,13 @@ struct counts {
 };
 
 extern const char NO_GUEST_TEST[];
+
+/* How far the guest got with one conversion of the series, and why no further. */
+struct reach {
+	bool built, opened, woken, torn_down;
+	const char *why;	/* NULL when torn down too; else the first step missing, and why */
+};
+void br_reach(const struct boot_report *r, const struct conversion *c, struct reach *out);
 struct counts br_count(const struct boot_result *b);
 int br_kind_ok(const struct boot_report *r, const struct boot_result *b, const struct guest_kind *k);
 const char *br_not_exercised(const struct boot_report *r, size_t i);

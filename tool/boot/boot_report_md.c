@@ -147,6 +147,21 @@ static void md_bench(struct strbuf *sb, const struct boot_report *r)
 	sb_adds(sb, "\nIn parentheses: the ratio to base. Every file type's rows are in\nboot-test.json.\n\n");
 }
 
+/* TEXT as a list item: wrapped, continuation lines indented */
+static void list_item(struct strbuf *sb, const char *text)
+{
+	struct strbuf w = STRBUF_INIT;
+
+	wrap(&w, text, 70);
+	sb_adds(sb, "- ");
+	for (char *p = w.buf; *p; p++) {
+		sb_addc(sb, *p);
+		if (*p == '\n' && p[1])
+			sb_adds(sb, "  ");
+	}
+	sb_release(&w);
+}
+
 static void list_line(struct strbuf *sb, const char *head, const struct strvec *v, const char *sep)
 {
 	struct strbuf t = STRBUF_INIT;
@@ -155,19 +170,7 @@ static void list_line(struct strbuf *sb, const char *head, const struct strvec *
 	for (size_t i = 0; i < v->n; i++)
 		sb_addf(&t, "%s%s", i ? sep : " ", v->v[i]);
 	sb_adds(&t, v->n ? "." : " none.");
-	/* a list item: wrapped, continuation lines indented */
-	{
-		struct strbuf w = STRBUF_INIT;
-
-		wrap(&w, t.buf, 70);
-		sb_adds(sb, "- ");
-		for (char *p = w.buf; *p; p++) {
-			sb_addc(sb, *p);
-			if (*p == '\n' && p[1])
-				sb_adds(sb, "  ");
-		}
-		sb_release(&w);
-	}
+	list_item(sb, t.buf);
 	sb_release(&t);
 }
 
@@ -271,6 +274,25 @@ char *boot_report_markdown(const struct boot_report *r)
 	wrap(&sb, t.buf, 72);
 	sb_addc(&sb, '\n');
 	sb_release(&t);
+	{
+		/* how far the guest got with each conversion (boot-test.json "reach" says why not, per file) */
+		size_t nb = 0, no = 0, nw = 0, nt = 0;
+
+		for (size_t i = 0; i < r->s->nconv; i++) {
+			struct reach x;
+
+			br_reach(r, &r->s->conv[i], &x);
+			nb += x.built;
+			no += x.opened;
+			nw += x.woken;
+			nt += x.torn_down;
+		}
+		sb_addf(&t, "Of the %zu conversions of the series, %zu were built, %zu opened and polled in the "
+			    "guest, %zu woken by another process or thread, %zu torn down while polled (what the "
+			    "file was open on taken away under a waiter).", r->s->nconv, nb, no, nw, nt);
+		list_item(&sb, t.buf);
+		sb_release(&t);
+	}
 	list_line(&sb, "Converted file types exercised:", &exercised, ", ");
 	if (untested.n) {
 		char *h = xasprintf("Converted files built but not exercised (no guest test for their file type, "

@@ -167,6 +167,7 @@ int cmd_series(int argc, char **argv)
 		die_code(EXIT_USAGE, "--infra and --no-infra exclude each other");
 	/* git format-patch and spatch run in the scratch tree: the paths must not depend on a cwd */
 	typed_out = o.out;
+	o.out_typed = typed_out;
 	o.out = abs_path(o.out);
 	o.scan = abs_path(o.scan);
 	o.infra = abs_path(o.infra);

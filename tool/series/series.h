@@ -30,6 +30,7 @@
 
 struct series_opts {
 	const char *out;		/* -o DIR, absolute */
+	const char *out_typed;		/* -o DIR as typed, for messages */
 	const char *scan;		/* --scan SCAN_DIR, absolute, or NULL */
 	const char *signoff;		/* "Name <mail>", or NULL: git's configuration */
 	const char *infra;		/* --infra PATCH, absolute, or NULL */

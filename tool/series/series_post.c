@@ -415,7 +415,7 @@ void series_post(struct series_run *r)
 			 "%s; no series written to '%s'", json_array_size(r->refused) ?
 			 "every auto-convertible implementation was refused (polltax convert --plan says why)" :
 			 r->o->section ? "the scan found nothing auto-convertible in this MAINTAINERS section" :
-			 "the scan found nothing auto-convertible", outdir);
+			 "the scan found nothing auto-convertible", r->o->out_typed ? r->o->out_typed : outdir);
 	for (size_t pi = 0; pi < np; pi++) {
 		size_t count = (total - first + (np - pi) - 1) / (np - pi);	/* even split */
 
@@ -428,7 +428,8 @@ void series_post(struct series_run *r)
 	stage_commit(r->stage, outdir);
 	series_progress(r->o, "%zu patches in %zu posting%s: %zu implementations converted, %zu refused; wrote %s (%.0f s)",
 			total, json_array_size(postings), json_array_size(postings) > 1 ? "s" : "",
-			json_array_size(r->converted), json_array_size(r->refused), outdir, now_seconds() - r->t0);
+			json_array_size(r->converted), json_array_size(r->refused),
+			r->o->out_typed ? r->o->out_typed : outdir, now_seconds() - r->t0);
 	json_decref(info);
 	json_decref(postings);
 	free(outdir);

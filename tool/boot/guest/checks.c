@@ -47,6 +47,7 @@ static const char *evname(short ev)
 	case POLLPRI: return "POLLPRI";
 	case POLLOUT: return "POLLOUT";
 	case POLLHUP: return "POLLHUP";
+	case POLLERR: return "POLLERR";
 	default: return "the event";
 	}
 }
@@ -237,7 +238,7 @@ static void fill_sets(const struct kind *k, int fd, fd_set *rd, fd_set *wr, fd_s
 	FD_ZERO(rd);
 	FD_ZERO(wr);
 	FD_ZERO(ex);
-	if (k->event & (POLLIN | POLLHUP))
+	if (k->event & (POLLIN | POLLHUP | POLLERR))	/* select() counts HUP and ERR as readable */
 		FD_SET(fd, rd);
 	if (k->event & POLLOUT)
 		FD_SET(fd, wr);

@@ -9,6 +9,9 @@
  * interrupt the RTC core emulates with an hrtimer; and, always writable
  * (nothing here sends them events), /dev/rfkill and /dev/vhci.  kinds.c lists them in its table.
  *
+ * The "-unplugged" kinds destroy the HID device under the open node (a
+ * tear-down while polled) instead of sending it a report.
+ *
  * The devices appear asynchronously (uhid adds them from a work item): the open functions wait for the node in sysfs, found by the HID
  * device's unique string, never by its number.
  */
@@ -261,6 +264,20 @@ static int hid_send(struct fixture *f, const unsigned char *report, size_t size)
 	ev.type = UHID_INPUT2;
 	ev.u.input2.size = (__u16)size;
 	memcpy(ev.u.input2.data, report, size);
+	return write(f->aux[0], &ev, sizeof(ev)) == sizeof(ev) ? 0 : neg_errno();
+}
+
+/*
+ * The HID device goes away under the open node: hidraw, evdev, mousedev and
+ * joydev mark it dead, wake its readers and report POLLHUP from then on.
+ * Through the uhid descriptor the fixture shares with the waker process.
+ */
+int uhid_unplug(struct fixture *f)
+{
+	struct uhid_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_DESTROY;
 	return write(f->aux[0], &ev, sizeof(ev)) == sizeof(ev) ? 0 : neg_errno();
 }
 

@@ -516,7 +516,7 @@ static int fd_drain(struct fixture *f)
 	return read_all(f->fd, 4096);
 }
 
-static int pty_open(struct fixture *f)
+int pty_open(struct fixture *f)
 {
 	struct termios t;
 	char *name;
@@ -580,6 +580,14 @@ const struct kind kinds[] = {
 	     mousedev_open, mouse_trigger, dev_drain, dev_close),
 	KIND("joydev", "drivers/input/joydev.c", "joydev_poll", POLLIN, K_DUP_BENCH,
 	     joydev_open, joystick_trigger, dev_drain, dev_close),
+	KIND("hidraw-unplugged", "drivers/hid/hidraw.c", "hidraw_poll", POLLHUP,
+	     K_NO_DRAIN | K_TEARDOWN | K_DUP_BENCH, hidraw_open, uhid_unplug, NULL, dev_close),
+	KIND("evdev-unplugged", "drivers/input/evdev.c", "evdev_poll", POLLHUP,
+	     K_NO_DRAIN | K_TEARDOWN | K_DUP_BENCH, evdev_open, uhid_unplug, NULL, dev_close),
+	KIND("mousedev-unplugged", "drivers/input/mousedev.c", "mousedev_poll", POLLHUP,
+	     K_NO_DRAIN | K_TEARDOWN | K_DUP_BENCH, mousedev_open, uhid_unplug, NULL, dev_close),
+	KIND("joydev-unplugged", "drivers/input/joydev.c", "joydev_poll", POLLHUP,
+	     K_NO_DRAIN | K_TEARDOWN | K_DUP_BENCH, joydev_open, uhid_unplug, NULL, dev_close),
 	KIND("uinput", "drivers/input/misc/uinput.c", "uinput_poll", POLLIN, K_DUP_BENCH,
 	     uinput_open, uinput_trigger, dev_drain, dev_close),
 	KIND("uleds", "drivers/leds/uleds.c", "uleds_poll", POLLIN, K_DUP_BENCH,
@@ -628,6 +636,16 @@ const struct kind kinds[] = {
 	     hid_debug_open, hidraw_trigger, dev_drain, dev_close, .kconfig = "UHID"),
 	KIND("mcelog", "arch/x86/kernel/cpu/mce/dev-mcelog.c", "mce_chrdev_poll", POLLIN, K_DUP_BENCH,
 	     mcelog_open, mcelog_trigger, mcelog_drain, sw_close, .kconfig = "X86_MCE_INJECT"),
+	KIND("tty-hung-up", "drivers/tty/tty_io.c", "hung_up_tty_poll", POLLIN,
+	     K_NO_DRAIN | K_THREAD | K_MULTI_HEAD | K_TEARDOWN | K_DUP_BENCH,
+	     pty_open, tty_hung_up_trigger, NULL, generic_close),
+	KIND("snd-disconnected", "sound/core/init.c", "snd_disconnect_poll", POLLERR,
+	     K_NO_DRAIN | K_THREAD | K_TEARDOWN | K_DUP_BENCH,
+	     snd_disconnected_open, snd_disconnected_trigger, NULL, snd_disconnected_close, .kconfig = "SND_DUMMY"),
+	KIND("dm-control", "drivers/md/dm-ioctl.c", "dm_poll", POLLIN, K_DUP_BENCH,
+	     dm_control_open, dm_control_trigger, dm_control_drain, generic_close),
+	KIND("ipmi", "drivers/char/ipmi/ipmi_devintf.c", "ipmi_poll", POLLIN, K_DUP_BENCH,
+	     ipmi_open, ipmi_trigger, ipmi_drain, generic_close, .kconfig = "IPMI_SI"),
 	KIND("proc-mounts", "fs/proc_namespace.c", "mounts_poll", POLLPRI, K_CONSUMED | K_DUP_BENCH,
 	     mounts_open, mounts_trigger, NULL, mounts_close),
 	KIND("sysfs", "fs/kernfs/file.c", "kernfs_fop_poll", POLLIN, K_ALWAYS_READY | K_DUP_BENCH,

@@ -113,7 +113,8 @@ static int list_kinds(void)
 	for (size_t i = 0; i < nr_kinds; i++)
 		printf("%s\t%s\t%s\t%s\t%s\n", kinds[i].name, kinds[i].source, kinds[i].poll_fn,
 		       kinds[i].flags & K_UNCONVERTIBLE ? "unconvertible" :
-		       kinds[i].flags & K_ALWAYS_READY ? "always-ready" : "-",
+		       kinds[i].flags & K_ALWAYS_READY ? "always-ready" :
+		       kinds[i].flags & K_TEARDOWN ? "teardown" : "-",
 		       kinds[i].kconfig ? kinds[i].kconfig : "-");
 	return 0;
 }

@@ -38,6 +38,7 @@ enum kind_flags {
 	K_DUP_BENCH	= 1 << 5,	/* the benchmark polls dup()s of one instance, not distinct ones */
 	K_UNCONVERTIBLE	= 1 << 6,	/* documentation: its ->poll must stay (several heads, per-task queue) */
 	K_MULTI_HEAD	= 1 << 7,	/* ->poll waits on two queues: aio poll refuses it (EINVAL) */
+	K_TEARDOWN	= 1 << 8,	/* the trigger takes away what the file is open on (hang-up, unbind) */
 };
 
 struct kind {
@@ -70,6 +71,7 @@ extern const size_t nr_kinds;
 
 /* kinds.c */
 void fixture_init(struct fixture *f);
+int pty_open(struct fixture *f);	/* the slave in fd, the master in aux[0] */
 /* common.c */
 const char *tmp_dir(void);
 int neg_errno(void);		/* -errno, or -EIO when errno is 0 */
@@ -93,6 +95,7 @@ int uffd_trigger(struct fixture *f);
 /* devkinds.c: devices with no hardware behind them */
 void dev_close(struct fixture *f);
 int dev_drain(struct fixture *f);
+int uhid_unplug(struct fixture *f);
 int hidraw_open(struct fixture *f);
 int hidraw_trigger(struct fixture *f);
 int evdev_open(struct fixture *f);
@@ -147,6 +150,20 @@ int hid_debug_open(struct fixture *f);
 int mcelog_open(struct fixture *f);
 int mcelog_trigger(struct fixture *f);
 int mcelog_drain(struct fixture *f);
+
+/* statekinds.c: files whose ->poll changes with what they are open on; dm's control node */
+int tty_hung_up_trigger(struct fixture *f);
+int snd_disconnected_open(struct fixture *f);
+int snd_disconnected_trigger(struct fixture *f);
+void snd_disconnected_close(struct fixture *f);
+int dm_control_open(struct fixture *f);
+int dm_control_trigger(struct fixture *f);
+int dm_control_drain(struct fixture *f);
+
+/* qemukinds.c: devices qemu emulates for the functional boots */
+int ipmi_open(struct fixture *f);
+int ipmi_trigger(struct fixture *f);
+int ipmi_drain(struct fixture *f);
 
 /* rawio.c: io_uring and aio by raw system calls, no liburing */
 struct uring;

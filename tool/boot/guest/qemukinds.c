@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qemukinds.c - the kinds on a device qemu emulates for the functional
+ * boots (boot_guest.c adds the devices; the benchmark's boots have none):
+ *
+ *  - ipmi: /dev/ipmi0 of the IPMI device interface, on qemu's BMC
+ *    simulator (ipmi-bmc-sim) behind an ISA KCS interface at I/O port
+ *    0xca2.  The guest has no firmware table to find it by, so the first
+ *    open adds the interface through ipmi_si's "hotmod" parameter.  The
+ *    file is readable once the BMC answered a request sent through it: the
+ *    trigger sends Get Device ID, the drain receives the answers.
+ *
+ * kinds.c lists them in its table.
+ */
+#define _GNU_SOURCE
+#include "polltest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/ipmi.h>
+
+#define IPMI_HOTMOD "/sys/module/ipmi_si/parameters/hotmod"
+#define IPMI_KCS "add,kcs,i/o,0xca2"
+#define IPMI_GET_DEVICE_ID 0x01
+
+static long msgid;
+
+int ipmi_open(struct fixture *f)
+{
+	static bool added;
+
+	if (access("/dev/ipmi0", F_OK) && !added) {
+		int fd = open(IPMI_HOTMOD, O_WRONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return neg_errno();	/* no ipmi_si in this kernel */
+		added = true;
+		if (write(fd, IPMI_KCS, strlen(IPMI_KCS)) < 0) {
+			int r = neg_errno();
+
+			close(fd);
+			return r;	/* no BMC answers at the port */
+		}
+		close(fd);
+	}
+	if (await_path("/dev/ipmi0"))
+		return -ENOENT;
+	f->fd = open("/dev/ipmi0", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	return f->fd < 0 ? neg_errno() : 0;
+}
+
+/* one Get Device ID to the BMC; its answer is queued on the file that sent it */
+int ipmi_trigger(struct fixture *f)
+{
+	struct ipmi_system_interface_addr bmc = {
+		.addr_type = IPMI_SYSTEM_INTERFACE_ADDR_TYPE,
+		.channel = IPMI_BMC_CHANNEL,
+	};
+	struct ipmi_req req = {
+		.addr = (unsigned char *)&bmc,
+		.addr_len = sizeof(bmc),
+		.msgid = ++msgid,
+		.msg = { .netfn = IPMI_NETFN_APP_REQUEST, .cmd = IPMI_GET_DEVICE_ID },
+	};
+
+	return ioctl(f->fd, IPMICTL_SEND_COMMAND, &req) ? neg_errno() : 0;
+}
+
+int ipmi_drain(struct fixture *f)
+{
+	for (int i = 0; i < 1024; i++) {
+		struct ipmi_system_interface_addr from;
+		unsigned char data[IPMI_MAX_MSG_LENGTH];
+		struct ipmi_recv rcv = {
+			.addr = (unsigned char *)&from,
+			.addr_len = sizeof(from),
+			.msg = { .data = data, .data_len = sizeof(data) },
+		};
+
+		if (!ioctl(f->fd, IPMICTL_RECEIVE_MSG_TRUNC, &rcv))
+			continue;
+		return errno == EAGAIN ? 0 : neg_errno();
+	}
+	return -EIO;
+}
