@@ -232,6 +232,26 @@ check "--mutate removes the line, and its hunk when nothing else changes there (
 n=$(ls "$W/mut/mutated-series" | wc -l)
 [ "$n" -eq 4 ] && cmp -s "$S/0003-timerfd-convert-to-poll_mask.patch" "$W/mut/mutated-series/0003-timerfd-convert-to-poll_mask.patch"
 check "--mutate copies the other patches unchanged, without the cover letter" $? "$n files"
+# --lifetime: the head pointed at a queue freed at once, in a file whose includes declare kmalloc()
+printf '#include <linux/slab.h>\n' >"$T/fs/timerfd.c"
+"$POLLTAX" boot-test --plan --mutate --lifetime -o "$W/life" "$S" "$T" >"$W/life.tsv" 2>"$W/life.err"
+diff "$S/0003-timerfd-convert-to-poll_mask.patch" "$W/life/mutated-series/0003-timerfd-convert-to-poll_mask.patch" >"$W/life.diff"
+exp='47c47
+< +	file->f_poll_head = &ctx->wqh;
+---
+> +	file->f_poll_head = ({ wait_queue_head_t *polltax_q = kmalloc(sizeof(*polltax_q), GFP_KERNEL); if (polltax_q) { init_waitqueue_head(polltax_q); kfree(polltax_q); } polltax_q; });'
+grep -q '^mutate	fs/timerfd.c	3	file->f_poll_head = &ctx->wqh;	' "$W/life.tsv" && [ "$(cat "$W/life.diff")" = "$exp" ]
+check "--mutate --lifetime: in the first exercised file that includes <linux/slab.h>, the head line alone becomes a freed queue" $? \
+	"$(cat "$W/life.tsv" "$W/life.err" "$W/life.diff" | tail -n 8)"
+rm "$T/fs/timerfd.c"
+"$POLLTAX" boot-test --plan --mutate --lifetime -o "$W/life2" "$S" "$T" >/dev/null 2>"$W/life2.err"
+rc=$?
+[ $rc -eq 3 ] && grep -q 'no file type the guest exercises is converted in a file that includes <linux/slab.h>' "$W/life2.err"
+check "--mutate --lifetime with no such file: exit 3, why" $? "exit $rc: $(cat "$W/life2.err")"
+"$POLLTAX" boot-test --lifetime "$S" "$T" >/dev/null 2>"$W/life3.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q -- '--lifetime is a kind of --mutate' "$W/life3.err"
+check "--lifetime without --mutate: a usage error" $? "exit $rc: $(cat "$W/life3.err")"
 "$POLLTAX" boot-test --plan --mutate=kernel/printk/printk.c -o "$W/mut2" "$S" "$T" >"$W/mut2.tsv" 2>&1
 grep -q '^mutate	kernel/printk/printk.c	4	file->f_poll_head = &log_wait;' "$W/mut2.tsv"
 check "--mutate=FILE picks that file's creation site" $? "$(cat "$W/mut2.tsv" | tail -n 2)"

@@ -56,15 +56,32 @@ void boot_series_free(struct boot_series *s);
 bool boot_series_converts(const struct boot_series *s, const char *file, const char *fn);
 /*
  * Write a copy of the series into DIR with one f_poll_head assignment
- * removed: the first one in a file of PREFER (a list of files, may be
- * empty) or else the first one.  Returns the site removed, or NULL.
+ * mutated: the first one in a file of PREFER (a list of files, may be
+ * empty) or else the first one.  MISSING_HEAD: the line removed (the head
+ * never set: lost wake-ups).  LIFETIME: its value replaced by a wait queue
+ * freed before the file is (kmalloc()ed, initialized, kfree()d in the same
+ * statement: the head dangles from the start, a use after free in the
+ * first poll).  Returns the site mutated, or NULL.
  */
-const struct head_site *boot_series_mutate(const struct boot_series *s, const struct strvec *prefer, const char *dir);
+enum mutation_kind { MUTATE_MISSING_HEAD, MUTATE_LIFETIME };
+const struct head_site *boot_series_mutate(const struct boot_series *s, const struct strvec *prefer, const char *dir,
+					   enum mutation_kind kind);
+/* The f_poll_head line of site H as LIFETIME makes it (a new string). */
+char *boot_lifetime_line(const struct head_site *h);
 
 /* ---- kernels ---- */
 
-enum kernel_id { K_BASE, K_PATCHED, K_TWO_CALL, NR_KERNELS };
+/*
+ * base, patched, two-call; then base and patched again, built with the
+ * KASAN + lockdep fragment (boot_kernel.c) into their own object
+ * directories from the same worktrees: booted for the checks only (the
+ * benchmark keeps the plain kernels), compared with the plain base kernel.
+ */
+enum kernel_id { K_BASE, K_PATCHED, K_TWO_CALL, K_BASE_KASAN, K_PATCHED_KASAN, NR_KERNELS };
 extern const char *const kernel_names[NR_KERNELS];
+/* K_BASE_KASAN and K_PATCHED_KASAN: the plain kernel built from the same sources; else ID itself */
+enum kernel_id kernel_source(enum kernel_id id);
+static inline bool kernel_debug(int id) { return id == K_BASE_KASAN || id == K_PATCHED_KASAN; }
 
 struct symbol_result {
 	char *file;		/* the converted file */
@@ -83,7 +100,7 @@ struct kernel_build {
 	char *vmlinux;		/* copy kept for the boots */
 	double seconds;
 	bool rebuilt;		/* make did work (false: it was up to date) */
-	char *note;		/* how the tree was made (two-call) */
+	char *note;		/* how the tree was made (two-call), or why it was left out */
 };
 
 struct boot_work {
@@ -213,7 +230,8 @@ struct boot_report {
 	struct guest_kind *kinds;
 	size_t nkinds;
 	struct boot_run runs[NR_KERNELS];
-	const struct head_site *mutation;	/* --mutate: the line removed */
+	const struct head_site *mutation;	/* --mutate: the line removed, or with --lifetime replaced */
+	bool lifetime;				/* --mutate --lifetime */
 	bool bench;
 	const char *reproduce;			/* the command line */
 	struct strvec failures;			/* filled by boot_report_compare() */

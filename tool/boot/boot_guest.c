@@ -193,6 +193,7 @@ static const struct {
 } problems[] = {
 	{ "Kernel panic", "panic" },
 	{ "Oops", "oops" },
+	{ "BUG: KASAN: ", "kasan" },
 	{ "BUG: ", "oops" },
 	{ "general protection fault", "oops" },
 	{ "Unable to handle", "oops" },

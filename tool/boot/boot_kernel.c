@@ -43,7 +43,32 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-const char *const kernel_names[NR_KERNELS] = { "base", "patched", "two-call" };
+const char *const kernel_names[NR_KERNELS] = { "base", "patched", "two-call", "base-kasan", "patched-kasan" };
+
+enum kernel_id kernel_source(enum kernel_id id)
+{
+	return id == K_BASE_KASAN ? K_BASE : id == K_PATCHED_KASAN ? K_PATCHED : id;
+}
+
+/*
+ * The debug fragment of the -kasan kernels, after the boot configuration:
+ * generic KASAN (out of line: a smaller, faster build), which needs the
+ * full SLUB (tinyconfig has SLUB_TINY), and lockdep's proof of locking
+ * with the atomic-sleep check.  A use after free of a wait queue (an
+ * f_poll_head left pointing into freed memory) is a KASAN report on the
+ * console, which the boot's log check counts as a failure.
+ */
+static const char kasan_fragment[] =
+	"CONFIG_DEBUG_KERNEL=y\n"
+	"# CONFIG_SLUB_TINY is not set\n"
+	"CONFIG_KASAN=y\n"
+	"CONFIG_KASAN_GENERIC=y\n"
+	"CONFIG_KASAN_OUTLINE=y\n"
+	"# CONFIG_KASAN_INLINE is not set\n"
+	"CONFIG_PROVE_LOCKING=y\n"
+	"CONFIG_DEBUG_ATOMIC_SLEEP=y\n"
+	"CONFIG_KALLSYMS=y\n";
+static const char *const kasan_required[] = { "KASAN", "PROVE_LOCKING" };
 
 static char *hash_hex(const char *a, const char *b)
 {
@@ -126,7 +151,7 @@ void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir,
 	free(old);
 
 	for (int i = 0; i < NR_KERNELS; i++) {
-		w->k[i].src = xasprintf("%s/src/%s", w->root, kernel_names[i]);
+		w->k[i].src = xasprintf("%s/src/%s", w->root, kernel_names[kernel_source((enum kernel_id)i)]);
 		w->k[i].obj = xasprintf("%s/build/%s", w->root, kernel_names[i]);
 		w->k[i].vmlinux = xasprintf("%s/kernels/%s/vmlinux", w->root, kernel_names[i]);
 	}
@@ -379,8 +404,16 @@ void work_apply(struct boot_work *w, const struct boot_series *s, const char *kp
 		}
 	}
 	for (int i = 0; i < NR_KERNELS; i++)
-		if (w->k[i].wanted || i == K_BASE)
+		if (!kernel_debug(i) && (w->k[i].wanted || i == K_BASE))
 			checkout(w, (enum kernel_id)i);
+	/* the -kasan kernels build the plain ones' sources: their worktree, their commit */
+	for (int i = K_BASE_KASAN; i < NR_KERNELS; i++) {
+		enum kernel_id src = kernel_source((enum kernel_id)i);
+
+		w->k[i].wanted &= w->k[src].wanted;
+		if (w->k[src].commit)
+			w->k[i].commit = xstrdup(w->k[src].commit);
+	}
 	XXH64_freeState(st);
 	sv_clear(&tc);
 	free(apply);
@@ -408,6 +441,60 @@ static time_t mtime_of(const char *path)
 	return stat(path, &st) ? 0 : st.st_mtime;
 }
 
+/*
+ * The configuration of kernel ID in its object directory: the boot
+ * configuration, and for a -kasan kernel the debug fragment after it, made
+ * whole by olddefconfig (only when its input changed, so that a second run
+ * rebuilds nothing).  False, with the kernel's note, when the fragment's
+ * options did not stay on.
+ */
+static bool write_config(struct boot_work *w, enum kernel_id id, const char *log)
+{
+	struct kernel_build *k = &w->k[id];
+	char *cfg = path_join(k->obj, ".config"), *in = path_join(k->obj, ".config.polltax-input"), *text;
+	char *o = xasprintf("O=%s", k->obj);
+	const char *argv[] = { "make", "-C", k->src, o, "olddefconfig", NULL };
+	bool ok = true;
+
+	if (!kernel_debug(id)) {
+		if (!same_file_text(cfg, w->config + 1) && write_file_atomic(cfg, w->config + 1, strlen(w->config + 1)) < 0)
+			die("cannot write '%s'", cfg);
+		goto out;
+	}
+	text = xasprintf("%s%s", w->config + 1, kasan_fragment);
+	if (!same_file_text(in, text) || !is_file(cfg)) {
+		if (write_file_atomic(cfg, text, strlen(text)) < 0)
+			die("cannot write '%s'", cfg);
+		if (run_logged(argv, NULL, log, 0, NULL)) {
+			char *tail = log_tail(log, 25);
+
+			die_code(EXIT_FINDINGS, "configuring the %s kernel failed (log '%s'):\n%s", kernel_names[id], log,
+				 tail);
+		}
+		if (write_file_atomic(in, text, strlen(text)) < 0)
+			die("cannot write '%s'", in);
+	}
+	free(text);
+	if (read_file(cfg, &text, NULL) < 0)
+		die("cannot read '%s'", cfg);
+	for (size_t i = 0; i < sizeof(kasan_required) / sizeof(kasan_required[0]) && ok; i++) {
+		char *line = xasprintf("\nCONFIG_%s=y\n", kasan_required[i]);
+
+		if (!strstr(text, line)) {
+			ok = false;
+			k->note = xasprintf("left out: CONFIG_%s stays off in this tree's configuration", kasan_required[i]);
+			unlink(in);
+		}
+		free(line);
+	}
+	free(text);
+out:
+	free(cfg);
+	free(in);
+	free(o);
+	return ok;
+}
+
 void work_build(struct boot_work *w, enum kernel_id id)
 {
 	struct kernel_build *k = &w->k[id];
@@ -421,11 +508,18 @@ void work_build(struct boot_work *w, enum kernel_id id)
 	size_t len;
 
 	mkdir_p(k->obj);
-	if (!same_file_text(cfg, w->config + 1) && write_file_atomic(cfg, w->config + 1, strlen(w->config + 1)) < 0)
-		die("cannot write '%s'", cfg);
+	unlink(log);
+	if (!write_config(w, id, log)) {
+		warning("the %s kernel is left out: %s", kernel_names[id], k->note);
+		k->wanted = false;
+		free(cfg);
+		free(log);
+		free(o);
+		free(j);
+		return;
+	}
 	built = path_join(k->obj, "vmlinux");
 	before = mtime_of(built);
-	unlink(log);
 	if (!w->quiet)
 		fprintf(stderr, "boot-test: building the %s kernel in '%s' (log '%s')\n", kernel_names[id], k->obj, log);
 	if (run_logged(argv, NULL, log, 0, NULL)) {

@@ -41,16 +41,36 @@ static const struct check_result *find_check(const struct boot_result *b, const 
 	return NULL;
 }
 
+static const struct guest_kind *kind_of_check(const struct boot_report *r, const char *check);
+static const char *kind_label(const struct boot_report *r, const struct guest_kind *k, char *buf, size_t n);
+
+/* The check of BASE's checks that B stopped at: the first B has no result for; NULL if none is missing. */
+static const char *stopped_at(const struct boot_result *base, const struct boot_result *b)
+{
+	for (size_t i = 0; i < base->nchecks; i++)
+		if (!find_check(b, base->checks[i].name))
+			return base->checks[i].name;
+	return NULL;
+}
+
 static void boot_failures(struct boot_report *r, const char *kernel, const char *what, const struct boot_result *b)
 {
 	for (size_t i = 0; i < b->problems.n; i++)
 		sv_pushf(&r->failures, "%s kernel, %s boot: %s", kernel, what, b->problems.v[i]);
 	if (b->timed_out || !b->finished) {
-		char *tail = log_tail(b->log, 15);
+		char *tail = log_tail(b->log, 15), label[256], *during = xstrdup("");
+		const char *at = strcmp(what, "test") ? NULL : stopped_at(&r->runs[K_BASE].test, b);
 
-		sv_pushf(&r->failures, "%s kernel, %s boot: %s (log '%s'), its end:\n%s", kernel, what,
+		/* the file type it was checking: the first check of base's run with no result here */
+		if (at && b != &r->runs[K_BASE].test && kind_of_check(r, at)) {
+			free(during);
+			during = xasprintf(", during %s: %s", kind_label(r, kind_of_check(r, at), label, sizeof(label)),
+					   strchr(at, ':') ? strchr(at, ':') + 2 : at);
+		}
+		sv_pushf(&r->failures, "%s kernel, %s boot: %s%s (log '%s'), its end:\n%s", kernel, what,
 			 b->timed_out ? "hang: still running at the timeout, killed" : "the guest did not finish",
-			 b->log, tail);
+			 during, b->log, tail);
+		free(during);
 		free(tail);
 	}
 }
@@ -72,7 +92,7 @@ void boot_report_compare(struct boot_report *r)
 		if (!r->w->k[id].wanted)
 			continue;
 		boot_failures(r, kernel_names[id], "test", &r->runs[id].test);
-		if (r->bench)
+		if (r->bench && !kernel_debug(id))
 			boot_failures(r, kernel_names[id], "benchmark", &r->runs[id].bench);
 	}
 	/* the base kernel itself: a failing check there is a broken test or guest */
@@ -320,11 +340,22 @@ int br_kernels(const struct boot_report *r, int ids[NR_KERNELS])
 	return n;
 }
 
+/* the kernels the benchmark booted (not the -kasan ones), in order */
+int br_bench_kernels(const struct boot_report *r, int ids[NR_KERNELS])
+{
+	int n = 0;
+
+	for (int id = 0; id < NR_KERNELS; id++)
+		if (r->w->k[id].wanted && !kernel_debug(id))
+			ids[n++] = id;
+	return n;
+}
+
 static json_t *bench_json(const struct boot_report *r)
 {
 	const struct boot_result *base = &r->runs[K_BASE].bench;
 	json_t *rows = json_array();
-	int ids[NR_KERNELS], nk = br_kernels(r, ids);
+	int ids[NR_KERNELS], nk = br_bench_kernels(r, ids);
 
 	for (size_t i = 0; i < base->nbench; i++) {
 		const struct bench_row *b = &base->bench[i];
@@ -441,7 +472,16 @@ json_t *boot_report_json(const struct boot_report *r)
 		json_t *m = json_object();
 
 		json_object_set_new(m, "file", json_string(r->mutation->file));
-		json_object_set_new(m, "removed", json_string(r->mutation->text));
+		json_object_set_new(m, "kind", json_string(r->lifetime ? "lifetime" : "missing-head"));
+		if (r->lifetime) {
+			char *to = boot_lifetime_line(r->mutation);
+
+			json_object_set_new(m, "replaced", json_string(r->mutation->text));
+			json_object_set_new(m, "by", json_string(to ? to : ""));
+			free(to);
+		} else {
+			json_object_set_new(m, "removed", json_string(r->mutation->text));
+		}
 		json_object_set_new(m, "patch", json_integer(r->mutation->patch + 1));
 		json_object_set_new(root, "mutation", m);
 	}
@@ -508,7 +548,7 @@ json_t *boot_report_json(const struct boot_report *r)
 		if (w->k[id].note)
 			json_object_set_new(k, "note", json_string(w->k[id].note));
 		json_object_set_new(k, "test", boot_json(&r->runs[id].test, true));
-		if (r->bench)
+		if (r->bench && !kernel_debug(id))
 			json_object_set_new(k, "bench", boot_json(&r->runs[id].bench, false));
 		json_object_set_new(ks, kernel_names[id], k);
 	}

@@ -26,5 +26,6 @@ const char *br_not_exercised(const struct boot_report *r, size_t i);
 double br_ins(const struct bench_row *b);
 const struct bench_row *br_find_row(const struct boot_result *b, const char *kind, const char *op, int fds);
 int br_kernels(const struct boot_report *r, int ids[NR_KERNELS]);
+int br_bench_kernels(const struct boot_report *r, int ids[NR_KERNELS]);
 
 #endif

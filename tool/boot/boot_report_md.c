@@ -75,7 +75,7 @@ static void md_bench(struct strbuf *sb, const struct boot_report *r)
 	static const char *const group_names[] = { "converted file types", "unconverted ->poll file types",
 						    "files without ->poll (tmpfs, /dev/urandom)" };
 	const struct boot_result *base = &r->runs[K_BASE].bench;
-	int ids[NR_KERNELS], nk = br_kernels(r, ids);
+	int ids[NR_KERNELS], nk = br_bench_kernels(r, ids);
 	struct strbuf t = STRBUF_INIT;
 
 	wrap(sb, "Poll tax, in guest instructions: qemu TCG with -icount shift=0, where one nanosecond of guest "
@@ -191,8 +191,13 @@ char *boot_report_markdown(const struct boot_report *r)
 	for (int j = 0; j < nk; j++)
 		sb_addf(&t, "%s%s", j ? (j == nk - 1 ? " and " : ", ") : "",
 			ids[j] == K_BASE ? "the base kernel" : ids[j] == K_PATCHED ? "the kernel with this series" :
-			"the two-call variant (4.18's ->get_poll_head() + ->poll_mask(), for comparison)");
-	sb_adds(&t, ", all from one tinyconfig-based configuration");
+			ids[j] == K_TWO_CALL ?
+			"the two-call variant (4.18's ->get_poll_head() + ->poll_mask(), for comparison)" :
+			ids[j] == K_BASE_KASAN ? "the base kernel with KASAN and lockdep" :
+			"the kernel with this series with KASAN and lockdep (for the checks)");
+	sb_adds(&t, w->k[K_BASE_KASAN].wanted || w->k[K_PATCHED_KASAN].wanted ?
+		", all from one tinyconfig-based configuration (with a KASAN and lockdep fragment on top for "
+		"those that have them)" : ", all from one tinyconfig-based configuration");
 	{
 		struct strvec syms = STRVEC_INIT;
 

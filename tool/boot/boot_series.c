@@ -292,7 +292,46 @@ static char *drop_line(const char *text, size_t line)
 	return sb_detach(&sb);
 }
 
-const struct head_site *boot_series_mutate(const struct boot_series *s, const struct strvec *prefer, const char *dir)
+char *boot_lifetime_line(const struct head_site *h)
+{
+	const char *eq = strstr(h->text, "f_poll_head");
+
+	eq = eq ? strchr(eq, '=') : NULL;
+	if (!eq)
+		return NULL;
+	return xasprintf("%.*s= ({ wait_queue_head_t *polltax_q = kmalloc(sizeof(*polltax_q), GFP_KERNEL); "
+			 "if (polltax_q) { init_waitqueue_head(polltax_q); kfree(polltax_q); } polltax_q; });",
+			 (int)(eq - h->text), h->text);
+}
+
+/* Replace the added line LINE (1-based) of patch TEXT by "+" and TO, keeping its indentation. */
+static char *replace_line(const char *text, size_t line, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 1;
+
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+
+		if (n++ == line) {
+			size_t ws = 1 + strspn(p + 1, " \t");
+
+			if (*p != '+')
+				BUG("line %zu of the patch is not an added line", line);
+			sb_add(&sb, p, ws);
+			sb_adds(&sb, to);
+			sb_addc(&sb, '\n');
+		} else {
+			sb_add(&sb, p, len);
+		}
+		p += len;
+	}
+	return sb_detach(&sb);
+}
+
+const struct head_site *boot_series_mutate(const struct boot_series *s, const struct strvec *prefer, const char *dir,
+					   enum mutation_kind kind)
 {
 	const struct head_site *h = NULL;
 
@@ -314,7 +353,18 @@ const struct head_site *boot_series_mutate(const struct boot_series *s, const st
 
 		if (read_file(s->patches.v[i], &text, &len) < 0)
 			die_code(EXIT_INPUT, "cannot read '%s': %s", s->patches.v[i], strerror(errno));
-		out = (int)i == h->patch ? drop_line(text, h->patch_line) : xstrdup(text);
+		if ((int)i != h->patch) {
+			out = xstrdup(text);
+		} else if (kind == MUTATE_LIFETIME) {
+			char *to = boot_lifetime_line(h);
+
+			if (!to)
+				BUG("no assignment in '%s'", h->text);
+			out = replace_line(text, h->patch_line, to);
+			free(to);
+		} else {
+			out = drop_line(text, h->patch_line);
+		}
 		/* from posting-N/ directories: numbered, so that the order survives flattening */
 		if (strncmp(s->patches.v[i], s->dir, strlen(s->dir)) || strchr(s->patches.v[i] + strlen(s->dir) + 1, '/'))
 			dst = xasprintf("%s/%04zu-%s", dir, i + 1, strrchr(s->patches.v[i], '/') + 1);

@@ -24,7 +24,7 @@ static const char usage[] =
 "usage: polltax boot-test [options] SERIES_DIR KERNEL_DIR\n"
 "\n"
 "Prove a series in a running kernel.  In scratch worktrees of KERNEL_DIR\n"
-"(under ~/.cache/polltax/boot/; the tree is only read) build three x86_64\n"
+"(under ~/.cache/polltax/boot/; the tree is only read) build x86_64\n"
 "kernels from one tinyconfig-based configuration that also enables every\n"
 "converted file's Kconfig symbol:\n"
 "  base      KERNEL_DIR as it is\n"
@@ -34,10 +34,13 @@ static const char usage[] =
 "            infra --two-call' writes it), the series without its first\n"
 "            (infrastructure) patch, and a generated commit that gives\n"
 "            every converted file .get_poll_head = file_get_poll_head\n"
+"and base and patched again with KASAN and lockdep (base-kasan,\n"
+"patched-kasan: a use after free of a wait queue is a report there).\n"
 "Boot each under qemu with busybox and the guest program polltest\n"
 "(tool/boot/guest/) in an initramfs: once for the checks (KVM if it works,\n"
-"else TCG), once for the benchmark (TCG, -icount shift=0,sleep=off: guest\n"
-"instructions per call).  A second run rebuilds only what changed.\n"
+"else TCG), and the three plain ones once more for the benchmark (TCG,\n"
+"-icount shift=0,sleep=off: guest instructions per call).  A second run\n"
+"rebuilds only what changed.\n"
 "\n"
 "Writes DIR/boot-test.json (the facts), DIR/boot-test.md (a \"Tested\"\n"
 "section for the cover letter) and DIR/logs/ (every console log).\n"
@@ -45,13 +48,21 @@ static const char usage[] =
 "options:\n"
 "  -o, --output DIR      where to write (default: boot-test-out)\n"
 "  -j, --jobs N          make -j (default: the number of CPUs)\n"
-"      --kernels LIST    which kernels, from base,patched,two-call (default:\n"
-"                        all three; base is always built)\n"
+"      --kernels LIST    which kernels, from base,patched,two-call,\n"
+"                        base-kasan,patched-kasan (default: all five; base is\n"
+"                        always built).  The -kasan ones are base and patched\n"
+"                        built again with KASAN and lockdep, booted for the\n"
+"                        checks only: the same results as base, no report\n"
 "      --no-bench        skip the benchmark boots\n"
 "      --mutate[=FILE]   remove one f_poll_head assignment from (a copy of) the\n"
 "                        series first, in FILE or else in a file the guest\n"
 "                        exercises (one whose wake-ups it tests, if any): the\n"
 "                        run must then fail and name the file type\n"
+"      --lifetime        with --mutate: point the head at a wait queue freed\n"
+"                        before the file is, instead of removing it (a use\n"
+"                        after free: lost wake-ups, and a KASAN report on\n"
+"                        the -kasan kernels); the run must fail and name the\n"
+"                        file type\n"
 "      --timeout SEC     hard limit per boot (default: 600)\n"
 "      --accel A         auto, tcg or kvm for the checks (default: auto: KVM if\n"
 "                        /dev/kvm works, else TCG); the benchmark is always TCG\n"
@@ -108,14 +119,31 @@ static void copy_logs(const struct boot_report *r, const char *out)
 }
 
 /* --plan: the facts the run would start from, one tab-separated line each */
+/* Does ROOT/FILE include <linux/slab.h> itself (kmalloc() and kfree() are declared there)? */
+static bool includes_slab(const char *root, const char *file)
+{
+	char *p = path_join(root, file), *text;
+	bool yes = false;
+
+	if (read_file(p, &text, NULL) == 0) {
+		yes = strstr(text, "#include <linux/slab.h>") != NULL;
+		free(text);
+	}
+	free(p);
+	return yes;
+}
+
 /*
- * --mutate: remove one f_poll_head assignment of S into DIR, in MUTATE when
- * it names a file, else in a file type the guest exercises, one whose
- * wake-ups it tests first (there a lost head shows).  Dies when the series
- * sets a head nowhere.
+ * --mutate: mutate one f_poll_head assignment of S into DIR (KIND: removed,
+ * or with --lifetime pointed at a freed queue), in MUTATE when it names a
+ * file, else in a file type the guest exercises, one whose wake-ups it
+ * tests first (there a lost head shows); with --lifetime, in a file that
+ * includes <linux/slab.h> (tree ROOT), so that the mutated line builds.
+ * Dies when the series sets a head nowhere.
  */
 static const struct head_site *mutate_series(const struct boot_series *s, const struct boot_report *rep,
-					     const char *mutate, const char *dir)
+					     const char *mutate, enum mutation_kind kind, const char *root,
+					     const char *dir)
 {
 	struct strvec prefer = STRVEC_INIT;
 	const struct head_site *h;
@@ -125,9 +153,14 @@ static const struct head_site *mutate_series(const struct boot_series *s, const 
 	for (int pass = 0; pass < 2 && !*mutate; pass++)
 		for (size_t i = 0; i < rep->nkinds; i++)
 			if (rep->kinds[i].always_ready == (pass == 1) &&
-			    boot_series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn))
+			    boot_series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn) &&
+			    (kind != MUTATE_LIFETIME || includes_slab(root, rep->kinds[i].source)))
 				sv_push(&prefer, rep->kinds[i].source);
-	h = boot_series_mutate(s, &prefer, dir);
+	if (kind == MUTATE_LIFETIME && !*mutate && !prefer.n)
+		die_code(EXIT_INPUT, "--mutate --lifetime: no file type the guest exercises is converted in a file that "
+			 "includes <linux/slab.h> (the mutated line needs kmalloc() and kfree()); name one with "
+			 "--mutate=FILE");
+	h = boot_series_mutate(s, &prefer, dir, kind);
 	sv_clear(&prefer);
 	if (!h)
 		die_code(EXIT_INPUT, "--mutate: the series sets f_poll_head nowhere");
@@ -135,7 +168,7 @@ static const struct head_site *mutate_series(const struct boot_series *s, const 
 }
 
 static int print_plan(const struct boot_series *s, const struct boot_report *rep, const char *kernel_dir,
-		      const char *mutate, const char *out)
+		      const char *mutate, bool lifetime, const char *out)
 {
 	char *tree = realpath_or_die(kernel_dir);
 	struct kbuild *kb = kbuild_new(tree, NULL);
@@ -203,7 +236,7 @@ static int print_plan(const struct boot_series *s, const struct boot_report *rep
 		char *dir = path_join(out, "mutated-series");
 		const struct head_site *h;
 
-		h = mutate_series(s, rep, mutate, dir);
+		h = mutate_series(s, rep, mutate, lifetime ? MUTATE_LIFETIME : MUTATE_MISSING_HEAD, tree, dir);
 		printf("mutate\t%s\t%d\t%s\t%s\n", h->file, h->patch + 1, h->text, dir);
 		free(dir);
 	}
@@ -224,7 +257,7 @@ struct bt_opts {
 	struct guest_opts go;
 	char *guest;
 	int jobs;
-	bool bench, quiet, plan, out_given;
+	bool bench, quiet, plan, out_given, lifetime;
 };
 
 /* The options into O: -1 to go on, else the exit status (--help, a bad option). */
@@ -236,6 +269,7 @@ static int parse_options(int argc, char **argv, struct bt_opts *o)
 		{ "kernels", required_argument, NULL, 'K' },
 		{ "no-bench", no_argument, NULL, 'B' },
 		{ "mutate", optional_argument, NULL, 'M' },
+		{ "lifetime", no_argument, NULL, 'L' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "work", required_argument, NULL, 'w' },
@@ -259,6 +293,7 @@ static int parse_options(int argc, char **argv, struct bt_opts *o)
 		case 'K': o->kernels = optarg; break;
 		case 'B': o->bench = false; break;
 		case 'M': o->mutate = optarg ? optarg : ""; break;
+		case 'L': o->lifetime = true; break;
 		case 't':
 			o->go.timeout = atoi(optarg);
 			if (o->go.timeout < 10)
@@ -288,7 +323,7 @@ static int parse_options(int argc, char **argv, struct bt_opts *o)
 	return -1;
 }
 
-/* --kernels: each name one of base, patched, two-call (else exit 2). */
+/* --kernels: each name one of kernel_names (else exit 2). */
 static void check_kernels(const char *kernels)
 {
 	for (const char *p = kernels; *p;) {
@@ -298,7 +333,8 @@ static void check_kernels(const char *kernels)
 		for (int i = 0; i < NR_KERNELS; i++)
 			known |= strlen(kernel_names[i]) == n && !strncmp(p, kernel_names[i], n);
 		if (!known)
-			die_code(EXIT_USAGE, "--kernels: '%.*s' is not one of base, patched, two-call", (int)n, p);
+			die_code(EXIT_USAGE, "--kernels: '%.*s' is not one of base, patched, two-call, base-kasan, "
+				 "patched-kasan", (int)n, p);
 		p += n + (p[n] == ',');
 	}
 }
@@ -308,19 +344,20 @@ static void check_kernels(const char *kernels)
  * not empty), read into *MUTATED and noted in REP.
  */
 static void apply_mutation(const struct boot_work *w, const struct boot_series *s, struct boot_report *rep,
-			   const char *mutate, bool quiet, struct boot_series *mutated)
+			   const char *mutate, bool lifetime, bool quiet, struct boot_series *mutated)
 {
 	char *dir = xasprintf("%s/mutated-series", w->root);
 	const struct head_site *h;
 
-	h = mutate_series(s, rep, mutate, dir);
+	h = mutate_series(s, rep, mutate, lifetime ? MUTATE_LIFETIME : MUTATE_MISSING_HEAD, w->tree, dir);
 	if (*mutate && strcmp(h->file, mutate))
 		die_code(EXIT_INPUT, "--mutate: the series sets no f_poll_head in '%s'", mutate);
 	if (!quiet)
-		fprintf(stderr, "boot-test: mutation: removed \"%s\" (%s, patch %d)\n", h->text, h->file,
-			h->patch + 1);
+		fprintf(stderr, "boot-test: mutation: %s \"%s\" (%s, patch %d)\n",
+			lifetime ? "pointed at a freed queue:" : "removed", h->text, h->file, h->patch + 1);
 	boot_series_read(mutated, dir);
 	rep->mutation = h;
+	rep->lifetime = lifetime;
 	free(dir);
 }
 
@@ -338,7 +375,7 @@ static void boot_kernels(struct boot_work *w, const struct guest_opts *go, const
 		name = xasprintf("%s-test", kernel_names[i]);
 		guest_boot(go, w->k[i].vmlinux, initrd, bootdir, name, false, &rep->runs[i].test);
 		free(name);
-		if (!bench)
+		if (!bench || kernel_debug(i))	/* the benchmark counts the plain kernels' instructions */
 			continue;
 		if (!quiet)
 			fprintf(stderr, "boot-test: booting the %s kernel: benchmark\n", kernel_names[i]);
@@ -400,7 +437,7 @@ static void report_free(struct boot_report *rep)
 int cmd_boot_test(int argc, char **argv)
 {
 	struct bt_opts o = {
-		.out = "boot-test-out", .kernels = "base,patched,two-call",
+		.out = "boot-test-out", .kernels = "base,patched,two-call,base-kasan,patched-kasan",
 		.go = { "qemu-system-x86_64", "auto", 600, NULL, "/bin/busybox", NULL },
 		.jobs = online_cpus(), .bench = true,
 	};
@@ -418,6 +455,8 @@ int cmd_boot_test(int argc, char **argv)
 	if (c >= 0)
 		return c;
 	check_kernels(o.kernels);
+	if (o.lifetime && !o.mutate)
+		die_code(EXIT_USAGE, "--lifetime is a kind of --mutate: give both");
 	if (args_check(usage, argc, argv, optind, "SERIES_DIR KERNEL_DIR"))
 		return EXIT_USAGE;
 	for (int i = 0; i < argc; i++)
@@ -446,7 +485,7 @@ int cmd_boot_test(int argc, char **argv)
 	guest_kinds(o.guest, &rep.kinds, &rep.nkinds);
 
 	if (o.plan)
-		return print_plan(&s, &rep, argv[optind + 1], o.mutate, o.out);
+		return print_plan(&s, &rep, argv[optind + 1], o.mutate, o.lifetime, o.out);
 	{
 		struct tree t;
 
@@ -472,7 +511,7 @@ int cmd_boot_test(int argc, char **argv)
 		free(name);
 	}
 	if (o.mutate) {
-		apply_mutation(&w, &s, &rep, o.mutate, o.quiet, &mutated);
+		apply_mutation(&w, &s, &rep, o.mutate, o.lifetime, o.quiet, &mutated);
 		use = &mutated;
 	}
 	rep.s = use;
