@@ -63,7 +63,8 @@ static const char usage[] =
 "                        after free: lost wake-ups, and a KASAN report on\n"
 "                        the -kasan kernels); the run must fail and name the\n"
 "                        file type\n"
-"      --timeout SEC     hard limit per boot (default: 600)\n"
+"      --timeout SEC     hard limit per boot (default: 600; three times that\n"
+"                        for the -kasan kernels)\n"
 "      --accel A         auto, tcg or kvm for the checks (default: auto: KVM if\n"
 "                        /dev/kvm works, else TCG); the benchmark is always TCG\n"
 "      --work DIR        scratch directory (default: ~/.cache/polltax/boot/<tree>)\n"
@@ -373,7 +374,15 @@ static void boot_kernels(struct boot_work *w, const struct guest_opts *go, const
 		if (!quiet)
 			fprintf(stderr, "boot-test: booting the %s kernel: checks\n", kernel_names[i]);
 		name = xasprintf("%s-test", kernel_names[i]);
-		guest_boot(go, w->k[i].vmlinux, initrd, bootdir, name, false, &rep->runs[i].test);
+		if (kernel_debug(i)) {
+			/* KASAN checks every access and lockdep every lock: give the boot three times as long */
+			struct guest_opts slow = *go;
+
+			slow.timeout = go->timeout * 3;
+			guest_boot(&slow, w->k[i].vmlinux, initrd, bootdir, name, false, &rep->runs[i].test);
+		} else {
+			guest_boot(go, w->k[i].vmlinux, initrd, bootdir, name, false, &rep->runs[i].test);
+		}
 		free(name);
 		if (!bench || kernel_debug(i))	/* the benchmark counts the plain kernels' instructions */
 			continue;
