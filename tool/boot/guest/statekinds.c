@@ -14,9 +14,10 @@
  *    snd_card_disconnect() points the open files at the shutdown fops
  *    (snd_disconnect_poll(): POLLERR) and wakes whoever sleeps on the
  *    control file's queue, so a waiter that went to sleep in the old
- *    ->poll is woken into the new one.  The unbinding process stays
- *    blocked until the last file of the card is closed; the fixture's
- *    close waits for it, and the next open binds the card again.
+ *    ->poll is woken into the new one.  The unbinding process (which
+ *    keeps none of our descriptors) stays blocked until the last file of
+ *    the card is closed; the fixture's close waits for it, and the next
+ *    open binds the card again.
  *  - dm-control: /dev/mapper/control, readable once a device-mapper event
  *    happened after the file last armed it (DM_DEV_ARM_POLL, the drain);
  *    the trigger creates and removes a device.
@@ -43,6 +44,7 @@
 #define WAIT_MS 5000
 
 static int counter;
+static pid_t unbinder;	/* the last unbinding process, until it is reaped */
 
 static void sleep_ms(int ms)
 {
@@ -84,6 +86,10 @@ static int snd_dummy_card(void)
 {
 	if (access(SND_DRIVER, F_OK))
 		return -ENOENT;	/* no snd-dummy in this kernel */
+	/* an unbind still waiting for a file of the card: a bind now would wait with it, for ever */
+	if (unbinder > 0 && waitpid(unbinder, NULL, WNOHANG) == 0)
+		return -EBUSY;
+	unbinder = 0;
 	for (int t = 0; t < WAIT_MS / 10; t++) {
 		glob_t g;
 		int card = -1;
@@ -135,9 +141,16 @@ int snd_disconnected_trigger(struct fixture *f)
 	pid = fork();
 	if (pid < 0)
 		return neg_errno();
-	if (pid == 0)
+	if (pid == 0) {
+		/*
+		 * Not with our descriptors: a copy of the control file here
+		 * would keep the card open, and the unbind waits for the
+		 * last one to close.
+		 */
+		close_range(3, ~0U, 0);
 		_exit(write_text(SND_DRIVER "/unbind", SND_DEVICE) ? 1 : 0);
-	f->pid = pid;
+	}
+	f->pid = unbinder = pid;
 	return 0;
 }
 
@@ -146,8 +159,12 @@ void snd_disconnected_close(struct fixture *f)
 	close_all(f);
 	if (f->pid > 0) {
 		/* the files are closed: the unbind returns, the card is gone (bounded: a hang shows at the next open) */
-		for (int t = 0; t < WAIT_MS / 10 && waitpid(f->pid, NULL, WNOHANG) == 0; t++)
-			sleep_ms(10);
+		for (int t = 0; t < WAIT_MS / 10 && unbinder > 0; t++) {
+			if (waitpid(f->pid, NULL, WNOHANG) != 0)
+				unbinder = 0;
+			else
+				sleep_ms(10);
+		}
 		f->pid = 0;
 	}
 }
