@@ -356,7 +356,8 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 	 * against, so say so, or CLOCK_MONOTONIC falls back to jiffies.
 	 */
 	char *append = xasprintf("console=ttyS0 panic=-1 polltest=%s%s%s%s", bench ? "bench" : "test",
-				 bench ? " tsc_early_khz=1000000 tsc=reliable clocksource=tsc" : "",
+				 bench ? " tsc_early_khz=1000000 tsc=reliable clocksource=tsc" :
+				 " ipmi_si.type=kcs ipmi_si.ports=0xca2",	/* the BMC below */
 				 o->args ? " polltest_args=" : "", o->args ? o->args : "");
 	struct strvec argv = STRVEC_INIT;
 	char *text = NULL, *qtext = NULL;

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * qemukinds.c - the kinds on a device qemu emulates for the functional
- * boots (boot_guest.c adds the devices; the benchmark's boots have none):
+ * boots (boot_guest.c adds the devices, and the kernel parameters that
+ * say where they are; the benchmark's boots have neither):
  *
  *  - ipmi: /dev/ipmi0 of the IPMI device interface, on qemu's BMC
  *    simulator (ipmi-bmc-sim) behind an ISA KCS interface at I/O port
- *    0xca2.  The guest has no firmware table to find it by, so the first
- *    open adds the interface through ipmi_si's "hotmod" parameter.  The
- *    file is readable once the BMC answered a request sent through it: the
- *    trigger sends Get Device ID, the drain receives the answers.
+ *    0xca2.  The guest has no firmware table to find it by: the kernel
+ *    command line names it (ipmi_si.type=kcs ipmi_si.ports=0xca2), since
+ *    ipmi_si unregisters itself at boot when it finds no interface (a
+ *    later hotmod would find no driver).  The file is readable once the
+ *    BMC answered a request sent through it: the trigger sends Get Device
+ *    ID, the drain receives the answers.
  *
  * kinds.c lists them in its table.
  */
@@ -17,38 +20,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/ipmi.h>
 
-#define IPMI_HOTMOD "/sys/module/ipmi_si/parameters/hotmod"
-#define IPMI_KCS "add,kcs,i/o,0xca2"
 #define IPMI_GET_DEVICE_ID 0x01
 
 static long msgid;
 
 int ipmi_open(struct fixture *f)
 {
-	static bool added;
-
-	if (access("/dev/ipmi0", F_OK) && !added) {
-		int fd = open(IPMI_HOTMOD, O_WRONLY | O_CLOEXEC);
-
-		if (fd < 0)
-			return neg_errno();	/* no ipmi_si in this kernel */
-		added = true;
-		if (write(fd, IPMI_KCS, strlen(IPMI_KCS)) < 0) {
-			int r = neg_errno();
-
-			close(fd);
-			return r;	/* no BMC answers at the port */
-		}
-		close(fd);
-	}
-	if (await_path("/dev/ipmi0"))
-		return -ENOENT;
+	/* made at boot, or never (no ipmi_si, or no BMC answered at the port) */
 	f->fd = open("/dev/ipmi0", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	return f->fd < 0 ? neg_errno() : 0;
 }
