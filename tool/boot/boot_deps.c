@@ -24,7 +24,7 @@
 #include <string.h>
 
 #define MAX_DEPTH 5
-#define MAX_OBJECTS 40	/* the block layer (37) fits: device-mapper's control node needs it */
+#define MAX_OBJECTS 40	/* the block layer (37) passes this bound; MAX_HEADERS keeps it out */
 #define MAX_HEADERS 4
 #define MAX_SELECTORS 24
 
