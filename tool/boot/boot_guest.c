@@ -357,7 +357,13 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 	 */
 	char *append = xasprintf("console=ttyS0 panic=-1 polltest=%s%s%s%s", bench ? "bench" : "test",
 				 bench ? " tsc_early_khz=1000000 tsc=reliable clocksource=tsc" :
-				 " ipmi_si.type=kcs ipmi_si.ports=0xca2",	/* the BMC below */
+				 /*
+				  * the BMC below; and an oops or a KASAN report ends
+				  * the boot at once: it is already a failure, and a
+				  * kernel that goes on after one can hang until the
+				  * timeout, holding the lock it died with
+				  */
+				 " ipmi_si.type=kcs ipmi_si.ports=0xca2 oops=panic kasan.fault=panic",
 				 o->args ? " polltest_args=" : "", o->args ? o->args : "");
 	struct strvec argv = STRVEC_INIT;
 	char *text = NULL, *qtext = NULL;
