@@ -115,9 +115,9 @@ mkdir -p "$D/none/t/drivers/char"
 	cp drivers/char/converted-poll-mask.c "$D/none/t/drivers/char/")
 (cd "$D/none" && "$POLLTAX" series -q --signoff 'A U Thor <a@example.org>' -o out t >/dev/null 2>series.err)
 rc=$?
-[ $rc -eq 3 ] && grep -qxF "polltax: fatal: nothing to send: the tree already has the infrastructure (f_poll_head) and the scan found nothing auto-convertible; no series written to '$D/none/out'" "$D/none/series.err" &&
+[ $rc -eq 3 ] && grep -qxF "polltax: fatal: nothing to send: the tree already has the infrastructure (f_poll_head) and the scan found nothing auto-convertible; no series written to 'out'" "$D/none/series.err" &&
 	[ ! -e "$D/none/out" ] && [ -z "$(ls "$D/none" | grep tmp)" ] && r=ok || r=bad
-check "series with nothing to send: exit 3, a clear message, nothing left behind" $r "exit $rc: $(cat "$D/none/series.err")"
+check "series with nothing to send: exit 3, a clear message naming -o as typed, nothing left behind" $r "exit $rc: $(cat "$D/none/series.err")"
 
 # -o is a directory everywhere; the file options have their own names
 if [ -f "$S/polltax.json" ]; then
