@@ -498,7 +498,7 @@ out:
 void work_build(struct boot_work *w, enum kernel_id id)
 {
 	struct kernel_build *k = &w->k[id];
-	char *cfg = path_join(k->obj, ".config"), *log = xasprintf("%s/logs/build-%s.log", w->root, kernel_names[id]);
+	char *log = xasprintf("%s/logs/build-%s.log", w->root, kernel_names[id]);
 	char *o = xasprintf("O=%s", k->obj), *j = xasprintf("-j%d", w->jobs), *built, *vmdir, *image;
 	const char *argv[] = { "nice", "make", "-C", k->src, o, j, "vmlinux", "LOCALVERSION=",
 			       "KBUILD_BUILD_USER=polltax", "KBUILD_BUILD_HOST=boot-test",
@@ -512,7 +512,6 @@ void work_build(struct boot_work *w, enum kernel_id id)
 	if (!write_config(w, id, log)) {
 		warning("the %s kernel is left out: %s", kernel_names[id], k->note);
 		k->wanted = false;
-		free(cfg);
 		free(log);
 		free(o);
 		free(j);
@@ -538,7 +537,6 @@ void work_build(struct boot_work *w, enum kernel_id id)
 	free(image);
 	free(vmdir);
 	free(built);
-	free(cfg);
 	free(log);
 	free(o);
 	free(j);

@@ -30,12 +30,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/dm-ioctl.h>
@@ -45,13 +43,6 @@
 
 static int counter;
 static pid_t unbinder;	/* the last unbinding process, until it is reaped */
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 /* ---- a pty slave whose master goes away: hung_up_tty_fops ---- */
 
@@ -108,7 +99,7 @@ static int snd_dummy_card(void)
 			/* unbound: bind it (EBUSY or ENODEV while the last unbind finishes) */
 			write_text(SND_DRIVER "/bind", SND_DEVICE);
 		}
-		sleep_ms(10);
+		usleep(10000);
 	}
 	return -ETIMEDOUT;
 }
@@ -163,7 +154,7 @@ void snd_disconnected_close(struct fixture *f)
 			if (waitpid(f->pid, NULL, WNOHANG) != 0)
 				unbinder = 0;
 			else
-				sleep_ms(10);
+				usleep(10000);
 		}
 		f->pid = 0;
 	}
