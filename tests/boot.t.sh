@@ -140,9 +140,9 @@ printf 'obj-$(CONFIG_FUSE_FS) += fuse.o\nfuse-y := dev.o \\\n\tdir.o\n' >"$T/fs/
 printf 'obj-y += printk/\nobj-$(CONFIG_PERF_EVENTS) += events/\n' >"$T/kernel/Makefile"
 printf 'obj-y\t= printk.o\n' >"$T/kernel/printk/Makefile"
 printf 'obj-y := core.o ring_buffer.o\n' >"$T/kernel/events/Makefile"
-printf 'obj-$(CONFIG_FOO) += foo.o\nfoo-$(CONFIG_FOO_EXTRA) += extra.o\nobj-$(CONFIG_QUUX) += quux.o\n' \
+printf 'obj-$(CONFIG_FOO) += foo.o\nfoo-$(CONFIG_FOO_EXTRA) += extra.o\nobj-$(CONFIG_QUUX) += quux.o\nobj-$(CONFIG_ZORK) += zork.o\n' \
 	>"$T/drivers/misc/Makefile"
-printf 'source "drivers/misc/Kconfig"\nconfig PCI\n\tbool "PCI"\n' >"$T/Kconfig"
+printf 'source "drivers/misc/Kconfig"\nconfig PCI\n\tbool "PCI"\nconfig I2C\n\tbool "I2C"\n' >"$T/Kconfig"
 cat >"$T/drivers/misc/Kconfig" <<'EOF'
 menuconfig MISC_STUFF
 	bool "misc"
@@ -159,6 +159,9 @@ config FOO_EXTRA_USER
 config QUUX
 	tristate "quux"
 	depends on PCI
+config ZORK
+	tristate "zork"
+	depends on I2C
 endif
 
 config BAR
@@ -173,7 +176,7 @@ check "boot-test on a missing tree says so first (exit 3), not that qemu is miss
 fake=$S/0005-fake-more-conversions.patch
 {
 	printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 5/5] fake: more\n\n---\n'
-	for f in fs/fuse/dev.c kernel/events/core.c drivers/misc/extra.c drivers/misc/nowhere.c drivers/misc/quux.c; do
+	for f in fs/fuse/dev.c kernel/events/core.c drivers/misc/extra.c drivers/misc/nowhere.c drivers/misc/quux.c drivers/misc/zork.c; do
 		printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,2 +1,2 @@\n' "$f" "$f" "$f" "$f"
 		printf -- '-\t.poll = fake_poll,\n+\t.poll_mask = fake_poll_mask,\n'
 	done
@@ -209,8 +212,11 @@ check "Kconfig symbols: a file no Makefile builds says so" $? "$(grep 'nowhere' 
 grep -q '^needs	drivers/misc/extra.c	MISC_STUFF BAR FOO FOO_EXTRA_USER FOO_EXTRA	$' "$W/plan.tsv"
 check "Kconfig dependencies: an enclosing if, the software side of an ||, a selector for a symbol with no prompt" \
 	$? "$(grep '^needs' "$W/plan.tsv")"
-grep -q '^needs	drivers/misc/quux.c		it needs CONFIG_PCI, a bus or platform this guest does not have$' "$W/plan.tsv"
+grep -q '^needs	drivers/misc/zork.c		it needs CONFIG_I2C, a bus or platform this guest does not have$' "$W/plan.tsv"
 check "Kconfig dependencies: what depends on a bus is hardware, not enabled" $? "$(grep '^needs' "$W/plan.tsv")"
+grep -q '^needs	drivers/misc/quux.c	MISC_STUFF PCI QUUX	$' "$W/plan.tsv"
+check "Kconfig dependencies: the bus of the guest's machine (PCI) is enabled for what needs it" $? \
+	"$(grep '^needs' "$W/plan.tsv")"
 
 # ---- --mutate: one creation site's f_poll_head line removed, nothing else ----
 rm "$fake"

@@ -159,6 +159,8 @@ void kconfig_selectors(const char *src, const char *sym, struct strvec *out);
  * with *why (or NULL) when SYM needs hardware or too big a subsystem.
  */
 bool kconfig_resolve(const char *src, const char *config, const char *sym, struct strvec *plan, char **why);
+/* whether a converted file's own SYM is cheap enough to build without a guest test; false: why not */
+bool kconfig_affordable(const char *src, const char *sym, char **why);
 
 /* ---- the guest ---- */
 

@@ -216,11 +216,16 @@ static void resolve_list(struct boot_work *w, const char *src, struct symbol_res
 		struct symbol_result *r = &syms[i];
 		char *off = first_off(w, r), *why = NULL;
 		struct strvec plan = STRVEC_INIT;
+		size_t planned;
 
 		if (!off)
 			continue;
+		/* what this round already enables costs nothing: a backend is the selector of choice */
+		for (size_t j = 0; j < more->n; j++)
+			sv_push(&plan, more->v[j]);
+		planned = plan.n;
 		if (kconfig_resolve(src, w->config, off, &plan, &why)) {
-			for (size_t j = 0; j < plan.n; j++) {
+			for (size_t j = planned; j < plan.n; j++) {
 				if (!sv_contains(&r->needs, plan.v[j]) && strcmp(plan.v[j], off))
 					sv_push(&r->needs, plan.v[j]);
 				if (!sv_contains(enable, plan.v[j]) && !sv_contains(more, plan.v[j]))
@@ -256,6 +261,14 @@ static void finish_list(struct symbol_result *syms, size_t n)
 	}
 }
 
+static bool has_kind(const struct guest_kind *kinds, size_t nkinds, const char *file)
+{
+	for (size_t i = 0; i < nkinds; i++)
+		if (!strcmp(kinds[i].source, file))
+			return true;
+	return false;
+}
+
 void work_config(struct boot_work *w, const struct boot_series *s, const struct guest_kind *kinds, size_t nkinds)
 {
 	const char *src = w->k[K_BASE].src;
@@ -278,7 +291,13 @@ void work_config(struct boot_work *w, const struct boot_series *s, const struct 
 		r->file = xstrdup(s->files.v[i]);
 		r->symbol = kbuild_symbol(kb, s->files.v[i], &cond, &why);
 		r->reason = why;
-		if (r->symbol && strcmp(r->symbol, "y") && !sv_contains(&enable, r->symbol))
+		/*
+		 * A file the guest can run is built whatever it costs; one it
+		 * has no test for only when it is cheap (a GPU driver's
+		 * hundred objects buy a compile, which verify already did).
+		 */
+		if (r->symbol && strcmp(r->symbol, "y") && !sv_contains(&enable, r->symbol) &&
+		    (has_kind(kinds, nkinds, r->file) || kconfig_affordable(src, r->symbol, &r->refused)))
 			sv_push(&enable, r->symbol);
 		if (cond && !sv_contains(&enable, cond))
 			sv_push(&enable, cond);
@@ -311,8 +330,8 @@ void work_config(struct boot_work *w, const struct boot_series *s, const struct 
 		struct strvec more = STRVEC_INIT;
 
 		check_symbols(w, src);
-		resolve_list(w, src, w->syms, w->nsyms, &enable, &more);
 		resolve_list(w, src, w->backends, w->nbackends, &enable, &more);
+		resolve_list(w, src, w->syms, w->nsyms, &enable, &more);
 		if (!more.n)
 			break;
 		for (size_t i = 0; i < more.n; i++)

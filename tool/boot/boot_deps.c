@@ -5,9 +5,15 @@
  * expression (and the "if"/"menu" blocks around it) made true, and for a
  * symbol without a prompt one option that selects it, recursively.
  *
- * Only software is enabled.  A symbol is hardware when it is one of the few
- * bus and platform symbols below or when the only way to satisfy its
- * dependencies goes through one; a symbol whose directory or objects would
+ * Only software, and the buses of the functional boots' qemu machine, are
+ * enabled.  A symbol is hardware when it is one of the few bus and
+ * platform symbols below or when the only way to satisfy its dependencies
+ * goes through one.  The machine's own (machine_symbols: its PCI bus, the
+ * USB of its xHCI controller, the block layer of its disks, USB gadgets
+ * on dummy_hcd) are enabled
+ * whatever they cost, when a converted file or a backend needs them; a
+ * driver that needs them builds, and runs when qemu gives it a device.
+ * Any other symbol whose directory or objects would
  * add more than MAX_OBJECTS objects to the kernel (the TCP/IP stack, the
  * block layer) is refused as too big, and so is one that more than
  * MAX_HEADERS headers test (the preemption model): turning it on would
@@ -30,12 +36,20 @@
 
 /* buses and platforms: what depends on them needs hardware qemu does not give us */
 static const char *const bus_symbols[] = {
-	"PCI", "USB", "USB_GADGET", "I2C", "SPI", "OF", "ACPI", "PNP", "ISA", "EISA", "PCMCIA",
+	"I2C", "SPI", "OF", "ACPI", "PNP", "ISA", "EISA", "PCMCIA",
 	"PARPORT", "FIREWIRE", "XEN", "COMMON_CLK", "COMPILE_TEST", "GOLDFISH", "RAPIDIO",
 	"CHROME_PLATFORMS", "X86_PLATFORM_DEVICES", "SCSI", "MTD", "MMC", "SND_SOC",
 	"KUNIT",	/* not hardware, but tests that run at boot */
 };
-static const char *const bus_prefixes[] = { "ARCH_", "MFD_", "PCI_", "USB_", "I2C_", "SPI_" };
+static const char *const bus_prefixes[] = { "ARCH_", "MFD_", "I2C_", "SPI_" };
+/*
+ * what qemu's pc machine has for the functional boots (boot_guest.c): PCI
+ * (i440FX), USB (the qemu-xhci controller it adds) and disks, and the USB
+ * device side in software (gadgets on dummy_hcd's UDC); their cost is the
+ * price of reaching the files that need them, measured in README
+ */
+static const char *const machine_symbols[] = { "PCI", "USB_SUPPORT", "USB", "USB_PCI", "USB_XHCI_HCD", "BLOCK",
+					       "USB_GADGET" };
 
 /* "SYM\tcost", and the makefiles: the greps of one run, kept */
 static struct strvec memo_cost, mk_dirs;
@@ -110,8 +124,18 @@ static bool is_on(const struct deps *d, const char *sym)
 	return on;
 }
 
+static bool is_machine(const char *sym)
+{
+	for (size_t i = 0; i < sizeof(machine_symbols) / sizeof(machine_symbols[0]); i++)
+		if (!strcmp(sym, machine_symbols[i]))
+			return true;
+	return false;
+}
+
 static bool is_bus(const char *sym)
 {
+	if (is_machine(sym))
+		return false;
 	for (size_t i = 0; i < sizeof(bus_symbols) / sizeof(bus_symbols[0]); i++)
 		if (!strcmp(sym, bus_symbols[i]))
 			return true;
@@ -411,13 +435,13 @@ static bool resolve(struct deps *d, const char *sym, int depth, struct strvec *p
 		kconfig_entry_free(&e);
 		return false;
 	}
-	cost = cost_of(d, sym);
+	cost = is_machine(sym) ? 0 : cost_of(d, sym);
 	if (cost > MAX_OBJECTS) {
 		refuse(d, "CONFIG_%s would add about %ld objects to the boot kernels", sym, cost);
 		kconfig_entry_free(&e);
 		return false;
 	}
-	cost = headers_of(d, sym);
+	cost = is_machine(sym) ? 0 : headers_of(d, sym);
 	if (cost > MAX_HEADERS) {
 		refuse(d, "CONFIG_%s changes %ld headers: most of the boot kernels would be rebuilt", sym, cost);
 		kconfig_entry_free(&e);
@@ -488,4 +512,20 @@ bool kconfig_resolve(const char *src, const char *config, const char *sym, struc
 	}
 	sv_clear(&sub);
 	return ok;
+}
+
+bool kconfig_affordable(const char *src, const char *sym, char **why)
+{
+	struct deps d = { src, "", STRBUF_INIT };
+	long cost;
+
+	*why = NULL;
+	if (is_machine(sym) || is_bus(sym))
+		return true;	/* a bus is refused by what depends on it, with that reason */
+	cost = cost_of(&d, sym);
+	if (cost <= MAX_OBJECTS)
+		return true;
+	*why = xasprintf("CONFIG_%s would add about %ld objects to the boot kernels, for a file the guest has "
+			 "no test for", sym, cost);
+	return false;
 }

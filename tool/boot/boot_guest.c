@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -348,7 +349,7 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 		      const char *name, bool bench, const char *accel, struct boot_result *r)
 {
 	char *console = xasprintf("%s/%s.console.log", dir, name), *tap = xasprintf("%s/%s.tap.log", dir, name);
-	char *qlog = xasprintf("%s/%s.qemu.log", dir, name);
+	char *qlog = xasprintf("%s/%s.qemu.log", dir, name), *fifo = xasprintf("%s/%s.vport", dir, name);
 	char *s0 = xasprintf("file:%s", console), *s1 = xasprintf("file:%s", tap);
 	/*
 	 * Under -icount shift=0 the TSC counts guest nanoseconds, i.e. runs at
@@ -389,11 +390,28 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 		sv_push(&argv, "shift=0,sleep=off");
 	}
 	if (!bench) {
-		/* qemu's BMC simulator for the ipmi kind (tool/boot/guest/qemukinds.c); the benchmark keeps its machine */
+		/*
+		 * The devices of the kinds in tool/boot/guest/qemukinds.c; the
+		 * benchmark keeps its machine.  qemu's BMC simulator (ipmi), an
+		 * xHCI controller (usbfs), and a virtio-serial port whose
+		 * backend is a FIFO qemu opens for reading and writing: what the
+		 * guest writes to the port comes back to it (virtio-console).
+		 */
 		sv_push(&argv, "-device");
 		sv_push(&argv, "ipmi-bmc-sim,id=bmc0");
 		sv_push(&argv, "-device");
 		sv_push(&argv, "isa-ipmi-kcs,bmc=bmc0,ioport=0xca2");
+		sv_push(&argv, "-device");
+		sv_push(&argv, "qemu-xhci,id=xhci");
+		unlink(fifo);
+		if (mkfifo(fifo, 0600) == 0) {
+			sv_push(&argv, "-chardev");
+			sv_pushf(&argv, "pipe,id=vport,path=%s", fifo);
+			sv_push(&argv, "-device");
+			sv_push(&argv, "virtio-serial-pci");
+			sv_push(&argv, "-device");
+			sv_push(&argv, "virtserialport,chardev=vport,name=polltest.0");
+		}
 	}
 	sv_push(&argv, "-no-reboot");
 	sv_push(&argv, "-nographic");
@@ -444,6 +462,8 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 	sv_clear(&argv);
 	free(console);
 	free(tap);
+	unlink(fifo);
+	free(fifo);
 	free(qlog);
 	free(s0);
 	free(s1);

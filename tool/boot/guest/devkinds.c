@@ -54,6 +54,24 @@ int read_text(const char *path, char *buf, size_t size)
 }
 
 /* read until EAGAIN: 0, or -errno */
+/* write N bytes of TEXT to PATH in one write(); 0 or -errno (-EIO when short) */
+int write_bytes(const char *path, const void *text, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t w;
+
+	if (fd < 0)
+		return neg_errno();
+	w = write(fd, text, n);
+	close(fd);
+	return w == (ssize_t)n ? 0 : w < 0 ? neg_errno() : -EIO;
+}
+
+int write_text(const char *path, const char *text)
+{
+	return write_bytes(path, text, strlen(text));
+}
+
 int drain_fd(int fd)
 {
 	char buf[4096];

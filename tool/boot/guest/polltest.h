@@ -116,6 +116,8 @@ int rtc_trigger(struct fixture *f);
 int rtc_drain(struct fixture *f);
 /* helpers for the device kinds: 0 or -1 / -errno as in devkinds.c */
 int read_text(const char *path, char *buf, size_t size);
+int write_bytes(const char *path, const void *text, size_t n);
+int write_text(const char *path, const char *text);
 int drain_fd(int fd);
 int find_entry(const char *dir, const char *prefix, const char *file,
 	       bool (*match)(const char *text, const void *arg), const void *arg,
@@ -150,6 +152,13 @@ int hid_debug_open(struct fixture *f);
 int mcelog_open(struct fixture *f);
 int mcelog_trigger(struct fixture *f);
 int mcelog_drain(struct fixture *f);
+int softsynth_open(struct fixture *f);
+int softsynthu_open(struct fixture *f);
+int softsynth_trigger(struct fixture *f);
+int orangefs_open(struct fixture *f);
+int orangefs_trigger(struct fixture *f);
+int orangefs_drain(struct fixture *f);
+void orangefs_close(struct fixture *f);
 
 /* statekinds.c: files whose ->poll changes with what they are open on; dm's control node */
 int tty_hung_up_trigger(struct fixture *f);
@@ -164,6 +173,35 @@ int dm_control_drain(struct fixture *f);
 int ipmi_open(struct fixture *f);
 int ipmi_trigger(struct fixture *f);
 int ipmi_drain(struct fixture *f);
+int ipmi_watchdog_open(struct fixture *f);
+int ipmi_watchdog_trigger(struct fixture *f);
+int ipmi_watchdog_drain(struct fixture *f);
+void ipmi_watchdog_close(struct fixture *f);
+int virtio_console_open(struct fixture *f);
+int virtio_console_trigger(struct fixture *f);
+int virtio_console_drain(struct fixture *f);
+int usbfs_open(struct fixture *f);
+int usbfs_trigger(struct fixture *f);
+int usbfs_drain(struct fixture *f);
+int vga_arbiter_open(struct fixture *f);
+int usbfs_unplugged_open(struct fixture *f);
+int virtio_console_unplugged_open(struct fixture *f);
+int pci_unbind_trigger(struct fixture *f);
+void pci_rebind_close(struct fixture *f);
+
+/* gadgetkinds.c: a USB gadget on dummy_hcd */
+int hiddev_open(struct fixture *f);
+int hiddev_trigger(struct fixture *f);
+int hiddev_unplug(struct fixture *f);
+void hiddev_close(struct fixture *f);
+int functionfs_open(struct fixture *f);
+int functionfs_trigger(struct fixture *f);
+int functionfs_drain(struct fixture *f);
+void functionfs_close(struct fixture *f);
+
+/* drmkinds.c: vkms */
+int drm_crc_open(struct fixture *f);
+int drm_crc_trigger(struct fixture *f);
 
 /* rawio.c: io_uring and aio by raw system calls, no liburing */
 struct uring;

@@ -60,18 +60,6 @@ int tty_hung_up_trigger(struct fixture *f)
 #define SND_DRIVER "/sys/bus/platform/drivers/snd_dummy"
 #define SND_DEVICE "snd_dummy.0"
 
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), r = 0;
-
-	if (fd < 0)
-		return neg_errno();
-	if (write(fd, text, strlen(text)) < 0)
-		r = neg_errno();
-	close(fd);
-	return r;
-}
-
 /* The number of snd-dummy's card, bound again if need be (waited for); -errno when there is none. */
 static int snd_dummy_card(void)
 {

@@ -23,7 +23,17 @@
  *               through its drvctl: what one writes the other reads;
  *   hid-debug   the debugfs "events" file of a uhid-made HID device;
  *   mcelog      /dev/mcelog, readable once a corrected error injected
- *               through it (mce-inject) is logged.
+ *               through it (mce-inject) is logged;
+ *   softsynth, softsynthu
+ *               speakup's software synthesizer, chosen through
+ *               /sys/accessibility/speakup/synth: readable once text was
+ *               sent to it through synth_direct;
+ *   orangefs    /dev/pvfs2-req, the request device of OrangeFS's client:
+ *               readable when the kernel queued a request for the
+ *               client.  Reading a service attribute of /sys/fs/orangefs
+ *               queues one (its reader waits for the answer, in a process
+ *               group of the fixture's, killed at close); reading the
+ *               request from the device takes it off the queue.
  *
  * A backend the kernel lacks makes open() fail: the kind is skipped with
  * the reason, on every kernel alike.
@@ -690,4 +700,152 @@ int mcelog_drain(struct fixture *f)
 	n = read(f->fd, buf, (size_t)len * (size_t)rec);
 	free(buf);
 	return n < 0 ? neg_errno() : 0;
+}
+
+/* ---- softsynth, softsynthu ---- */
+
+#define SPEAKUP "/sys/accessibility/speakup"
+
+static int softsynth_node(struct fixture *f, const char *node)
+{
+	char synth[32];
+	int r;
+
+	if (read_text(SPEAKUP "/synth", synth, sizeof(synth)))
+		return -ENODEV;	/* no speakup */
+	/* the first fixture chooses the soft synthesizer: that makes its nodes */
+	if (strcmp(synth, "soft\n") && (r = write_text(SPEAKUP "/synth", "soft\n")))
+		return r;
+	f->fd = open_node(node, O_RDWR | O_NONBLOCK);
+	if (f->fd < 0)
+		return neg_errno();
+	/* what speakup said when it started, and the synthesizer's init string */
+	return drain_fd(f->fd);
+}
+
+int softsynth_open(struct fixture *f)
+{
+	return softsynth_node(f, "/dev/softsynth");
+}
+
+int softsynthu_open(struct fixture *f)
+{
+	return softsynth_node(f, "/dev/softsynthu");
+}
+
+int softsynth_trigger(struct fixture *f)
+{
+	(void)f;
+	return write_text(SPEAKUP "/synth_direct", "polltest\n");
+}
+
+/* ---- orangefs ---- */
+
+/* the client-core's request for the size of a request (fs/orangefs/protocol.h) */
+#define ORANGEFS_DEV_GET_MAX_UPSIZE _IOW('k', 2, int32_t)
+
+static int proc_devices_major(const char *name)
+{
+	char text[8192], *p;
+	size_t n = strlen(name);
+
+	if (read_text("/proc/devices", text, sizeof(text)))
+		return -1;
+	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		char *sp = strchr(p, ' ');
+
+		if (sp && !strncmp(sp + 1, name, n) && sp[1 + n] == '\n')
+			return atoi(p);
+		if (!strncmp(p, "Block devices:", 14))
+			break;
+	}
+	return -1;
+}
+
+int orangefs_open(struct fixture *f)
+{
+	int major = proc_devices_major("pvfs2-req");
+
+	if (major < 0)
+		return -ENODEV;	/* no OrangeFS */
+	snprintf(f->path, sizeof(f->path), "%s/pvfs2-req-%d", tmp_dir(), counter++);
+	if (mknod(f->path, S_IFCHR | 0600, makedev((unsigned)major, 0)))
+		return neg_errno();
+	/* the client must open it non-blocking, and only one may */
+	f->fd = open(f->path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0)
+		return neg_errno();
+	/* the leader of the requesters' process group */
+	f->pid = fork();
+	if (f->pid < 0)
+		return neg_errno();
+	if (f->pid == 0) {
+		close_range(3, ~0U, 0);	/* the device is released when the owner closes it */
+		setpgid(0, 0);
+		for (;;)
+			pause();
+	}
+	setpgid(f->pid, f->pid);
+	return 0;
+}
+
+int orangefs_trigger(struct fixture *f)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return neg_errno();
+	if (pid == 0) {
+		char buf[64];
+		int fd;
+
+		close_range(3, ~0U, 0);
+		if (setpgid(0, f->pid))
+			_exit(1);
+		fd = open("/sys/fs/orangefs/perf_history_size", O_RDONLY | O_CLOEXEC);
+		/* blocks until the answer that never comes: killed at close */
+		if (fd >= 0 && read(fd, buf, sizeof(buf)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	return ready_within(f->fd, POLLIN, WAIT_MS) ? 0 : -ETIMEDOUT;
+}
+
+int orangefs_drain(struct fixture *f)
+{
+	int32_t size = 0;
+	char *buf;
+	int r = 0;
+
+	if (ioctl(f->fd, ORANGEFS_DEV_GET_MAX_UPSIZE, &size))
+		return neg_errno();
+	if (size <= 0 || size > 1 << 20)
+		return -EPROTO;
+	buf = malloc((size_t)size);
+	if (!buf)
+		return -ENOMEM;
+	for (int i = 0; i < 1024 && !r; i++) {
+		if (read(f->fd, buf, (size_t)size) >= 0)
+			continue;
+		r = errno == EAGAIN ? 1 : neg_errno();
+	}
+	free(buf);
+	return r == 1 ? 0 : r ? r : -EIO;
+}
+
+void orangefs_close(struct fixture *f)
+{
+	if (f->pid > 0) {
+		/* the requesters die, and take their requests off the queue */
+		kill(-f->pid, SIGKILL);
+		while (waitpid(-f->pid, NULL, 0) > 0 || errno == EINTR)
+			;
+		for (int t = 0; t < WAIT_MS / 10 && f->fd >= 0 && ready_fd(f->fd, POLLIN); t++)
+			usleep(10000);
+	}
+	f->pid = 0;
+	sw_close(f);
+	if (f->path[0])
+		unlink(f->path);
+	f->path[0] = '\0';
 }
