@@ -178,6 +178,17 @@ static const unsigned char vendor_rdesc[] = {
 	0xc0,
 };
 
+/*
+ * a custom sensor (HID sensor usage page, usage 0xe1) with one input
+ * byte, custom value 1: hid-sensor-hub makes it a HID-SENSOR-2000e1
+ * platform device, hid-sensor-custom a misc node of its samples
+ */
+static const unsigned char sensor_rdesc[] = {
+	0x05, 0x20, 0x09, 0xe1, 0xa1, 0x01, 0x0a, 0x44, 0x05, 0x15,
+	0x00, 0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02,
+	0xc0,
+};
+
 /* shared with the trigger's child process: the events it sent */
 struct hid_state {
 	unsigned sent;
@@ -205,18 +216,11 @@ static bool uevent_has(const char *text, const void *arg)
 	return false;
 }
 
-/*
- * Create a HID device with descriptor RD and open its node of CLASS
- * (PREFIX<n>, under /dev/DEVDIR); HID is where the HID device is from the
- * node's sysfs directory; WARM_UP sends it an input report.  The uhid
- * descriptor is aux[0].
- */
-static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
-		    const char *class, const char *prefix, const char *devdir, const char *hid,
-		    int (*warm_up)(struct fixture *f))
+/* a HID device with descriptor RD through /dev/uhid (aux[0]), named after PREFIX; its HID_UNIQ into UNIQ */
+static int hid_create(struct fixture *f, const unsigned char *rd, size_t rd_size, const char *prefix,
+		      char *uniq, size_t size)
 {
 	struct uhid_event ev;
-	char uniq[64], name[64], path[160], dir[64];
 	int r;
 
 	r = shared_state(f);
@@ -225,7 +229,7 @@ static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
 	f->aux[0] = open("/dev/uhid", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (f->aux[0] < 0)
 		return neg_errno();
-	snprintf(uniq, sizeof(uniq), "polltest-%d-%d", (int)getpid(), counter++);
+	snprintf(uniq, size, "polltest-%d-%d", (int)getpid(), counter++);
 	memset(&ev, 0, sizeof(ev));
 	ev.type = UHID_CREATE2;
 	snprintf((char *)ev.u.create2.name, sizeof(ev.u.create2.name), "polltest %s", prefix);
@@ -235,27 +239,23 @@ static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
 	ev.u.create2.vendor = 0x1234;
 	ev.u.create2.product = 0x5679;
 	memcpy(ev.u.create2.rd_data, rd, rd_size);
-	if (write(f->aux[0], &ev, sizeof(ev)) != sizeof(ev))
-		return neg_errno();
-	snprintf(dir, sizeof(dir), "/sys/class/%s", class);
-	r = find_entry(dir, prefix, "device/uevent", uevent_has, uniq, name, sizeof(name));
-	if (r)
-		return r;
-	snprintf(path, sizeof(path), "%s/%s/%s/driver", dir, name, hid);
-	r = await_path(path);
-	if (r)
-		return r;
-	snprintf(path, sizeof(path), "/dev/%s%s", devdir, name);
+	return write(f->aux[0], &ev, sizeof(ev)) == sizeof(ev) ? 0 : neg_errno();
+}
+
+/*
+ * The node PATH of the HID device open in fd.  The nodes appear while the
+ * HID driver probes, and until the probe is over the device drops input
+ * reports (its driver link comes before the probe too): send WARM_UP
+ * until one gets through.  What a new reader gets first (joydev: an event
+ * per axis and button) goes before.
+ */
+static int hid_warm(struct fixture *f, const char *path, int (*warm_up)(struct fixture *f))
+{
+	int r;
+
 	f->fd = open_node(path, O_RDWR | O_NONBLOCK);
 	if (f->fd < 0)
 		return neg_errno();
-	/*
-	 * The nodes appear while the HID driver probes, and until the probe
-	 * is over the device drops input reports (its driver link comes
-	 * before the probe too): send WARM_UP until one gets through.  What
-	 * a new reader gets first (joydev: an event per axis and button)
-	 * goes before.
-	 */
 	r = drain_fd(f->fd);
 	for (int t = 0; !r; t++) {
 		struct pollfd p = { .fd = f->fd, .events = POLLIN };
@@ -272,6 +272,33 @@ static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
 		return r;
 	/* UHID_START, UHID_OPEN: not the subject here */
 	return drain_fd(f->aux[0]);
+}
+
+/*
+ * Create a HID device with descriptor RD and open its node of CLASS
+ * (PREFIX<n>, under /dev/DEVDIR); HID is where the HID device is from the
+ * node's sysfs directory; WARM_UP sends it an input report.  The uhid
+ * descriptor is aux[0].
+ */
+static int hid_open(struct fixture *f, const unsigned char *rd, size_t rd_size,
+		    const char *class, const char *prefix, const char *devdir, const char *hid,
+		    int (*warm_up)(struct fixture *f))
+{
+	char uniq[64], name[64], path[160], dir[64];
+	int r;
+
+	if ((r = hid_create(f, rd, rd_size, prefix, uniq, sizeof(uniq))))
+		return r;
+	snprintf(dir, sizeof(dir), "/sys/class/%s", class);
+	r = find_entry(dir, prefix, "device/uevent", uevent_has, uniq, name, sizeof(name));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/%s/%s/driver", dir, name, hid);
+	r = await_path(path);
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "/dev/%s%s", devdir, name);
+	return hid_warm(f, path, warm_up);
 }
 
 static int hid_send(struct fixture *f, const unsigned char *report, size_t size)
@@ -330,6 +357,26 @@ int hidraw_trigger(struct fixture *f)
 	unsigned char report[1] = { (unsigned char)++s->sent };
 
 	return hid_send(f, report, sizeof(report));
+}
+
+/*
+ * The misc node of hid-sensor-custom, named after its platform device
+ * (HID-SENSOR-2000e1.N.auto), a child of the HID device: the misc device
+ * itself has no parent to find the HID device by.
+ */
+int hid_sensor_open(struct fixture *f)
+{
+	char uniq[64], hid[64], dir[128], name[64], path[192];
+	int r;
+
+	if ((r = hid_create(f, sensor_rdesc, sizeof(sensor_rdesc), "HID-SENSOR-2000e1", uniq, sizeof(uniq))) ||
+	    (r = find_entry("/sys/bus/hid/devices", "", "uevent", uevent_has, uniq, hid, sizeof(hid))))
+		return r;
+	snprintf(dir, sizeof(dir), "/sys/bus/hid/devices/%s", hid);
+	if ((r = find_entry(dir, "HID-SENSOR-2000e1.", "modalias", any_event, NULL, name, sizeof(name))))
+		return r;
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	return hid_warm(f, path, hidraw_trigger);
 }
 
 int evdev_open(struct fixture *f)

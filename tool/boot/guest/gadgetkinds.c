@@ -15,7 +15,13 @@
  *   functionfs    ep0 of a FunctionFS function (f_fs): readable when the
  *                 function has events to read; the trigger binds the
  *                 gadget to the UDC (BIND, ENABLE) or unbinds it (DISABLE,
- *                 UNBIND), and waits for the host side to finish.
+ *                 UNBIND), and waits for the host side to finish;
+ *   gnss          /dev/gnssN of gnss-usb, on a FunctionFS gadget with the
+ *                 USB ids of a receiver it drives and a bulk pair:
+ *                 readable once the gadget wrote an NMEA sentence to its
+ *                 bulk IN endpoint;
+ *   gnss-unplugged
+ *                 the same file, the gadget unbound while it is polled.
  *
  * One gadget at a time, made by the fixture's open and taken apart by its
  * close.  A kernel without the gadget, its function or dummy_hcd makes
@@ -28,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +49,8 @@
 #define GADGET CONFIGFS "/usb_gadget/polltest"
 
 static char udc[64], ffs_mount[128];
+/* the gadget's vendor and product, as sysfs shows them ("1d6b", "0104") */
+static const char *vendor = "1d6b", *product = "0104";
 
 static int put(const char *rel, const char *text)
 {
@@ -68,7 +77,7 @@ static int find_udc(void)
 	return udc[0] ? 0 : -ENODEV;
 }
 
-/* whether the host side sees the gadget: a USB device 1d6b:0104 */
+/* whether the host side sees the gadget: a USB device vendor:product */
 static bool on_host(void)
 {
 	DIR *d = opendir("/sys/bus/usb/devices");
@@ -81,10 +90,10 @@ static bool on_host(void)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/idVendor", e->d_name);
-		if (read_text(path, text, sizeof(text)) || strcmp(text, "1d6b\n"))
+		if (read_text(path, text, sizeof(text)) || strncmp(text, vendor, 4) || text[4] != '\n')
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/idProduct", e->d_name);
-		found = !read_text(path, text, sizeof(text)) && !strcmp(text, "0104\n");
+		found = !read_text(path, text, sizeof(text)) && !strncmp(text, product, 4) && text[4] == '\n';
 	}
 	if (d)
 		closedir(d);
@@ -127,10 +136,10 @@ static bool udc_bound(void)
 	return !read_text(GADGET "/UDC", text, sizeof(text)) && text[0] && text[0] != '\n';
 }
 
-/* the gadget and its configuration, with the function FN ("hid.polltest") in it */
-static int gadget_make(const char *fn)
+/* the gadget VID:PID and its configuration, with the function FN ("hid.polltest") in it */
+static int gadget_make(const char *vid, const char *pid, const char *fn)
 {
-	char path[192];
+	char path[192], id[16];
 	int r;
 
 	if (access(CONFIGFS "/usb_gadget", F_OK) &&
@@ -142,8 +151,13 @@ static int gadget_make(const char *fn)
 		return r;	/* no dummy_hcd */
 	if (mkdir(GADGET, 0755) && errno != EEXIST)
 		return neg_errno();
-	/* the Linux Foundation's multifunction composite gadget */
-	if ((r = put("idVendor", "0x1d6b")) || (r = put("idProduct", "0x0104")))
+	vendor = vid;
+	product = pid;
+	snprintf(id, sizeof(id), "0x%s", vid);
+	if ((r = put("idVendor", id)))
+		return r;
+	snprintf(id, sizeof(id), "0x%s", pid);
+	if ((r = put("idProduct", id)))
 		return r;
 	if (mkdir(GADGET "/configs/c.1", 0755) && errno != EEXIST)
 		return neg_errno();
@@ -216,7 +230,8 @@ int hiddev_open(struct fixture *f)
 	char path[192];
 	int r;
 
-	if ((r = gadget_make("hid.polltest")))
+	/* the Linux Foundation's multifunction composite gadget */
+	if ((r = gadget_make("1d6b", "0104", "hid.polltest")))
 		return r;
 	if ((r = put("functions/hid.polltest/protocol", "0")) || (r = put("functions/hid.polltest/subclass", "0")) ||
 	    (r = put("functions/hid.polltest/report_length", "1")))
@@ -259,45 +274,98 @@ void hiddev_close(struct fixture *f)
 
 /* ---- functionfs ---- */
 
+/* the descriptors of one interface, at full and high speed: no endpoint, or a bulk pair */
 struct ffs_descriptors {
 	struct usb_functionfs_descs_head_v2 head;
 	uint32_t fs_count, hs_count;
-	struct usb_interface_descriptor fs, hs;
+	struct usb_interface_descriptor fs;
+	struct usb_endpoint_descriptor_no_audio fs_in, fs_out;
+	struct usb_interface_descriptor hs;
+	struct usb_endpoint_descriptor_no_audio hs_in, hs_out;
 } __attribute__((packed));
 
 struct ffs_strings {
 	struct usb_functionfs_strings_head head;
 } __attribute__((packed));
 
-int functionfs_open(struct fixture *f)
+/*
+ * A FunctionFS function in the gadget VID:PID, mounted, its ep0 open in
+ * *EP0 with the descriptors written: one vendor-specific interface, with
+ * a bulk IN (ep1) and a bulk OUT (ep2) endpoint when BULK.
+ */
+static int ffs_function(const char *vid, const char *pid, bool bulk, int *ep0)
 {
 	static int counter;
-	char path[192];
 	struct usb_interface_descriptor intf = {
 		.bLength = sizeof(intf),
 		.bDescriptorType = USB_DT_INTERFACE,
+		.bNumEndpoints = bulk ? 2 : 0,
 		.bInterfaceClass = USB_CLASS_VENDOR_SPEC,
 	};
+	struct usb_endpoint_descriptor_no_audio in = {
+		.bLength = sizeof(in),
+		.bDescriptorType = USB_DT_ENDPOINT,
+		.bEndpointAddress = 1 | USB_DIR_IN,
+		.bmAttributes = USB_ENDPOINT_XFER_BULK,
+		.wMaxPacketSize = 64,
+	}, out = in;
 	struct ffs_descriptors d = {
-		.head = { .magic = FUNCTIONFS_DESCRIPTORS_MAGIC_V2, .length = sizeof(d),
+		.head = { .magic = FUNCTIONFS_DESCRIPTORS_MAGIC_V2,
 			  .flags = FUNCTIONFS_HAS_FS_DESC | FUNCTIONFS_HAS_HS_DESC },
-		.fs_count = 1, .hs_count = 1, .fs = intf, .hs = intf,
+		.fs = intf, .hs = intf,
 	};
 	struct ffs_strings s = { .head = { .magic = FUNCTIONFS_STRINGS_MAGIC, .length = sizeof(s) } };
+	char path[192];
 	int r;
 
-	if ((r = gadget_make("ffs.polltest")) || (r = gadget_link("ffs.polltest")))
+	out.bEndpointAddress = 2 | USB_DIR_OUT;
+	d.fs_in = d.hs_in = in;
+	d.fs_out = d.hs_out = out;
+	d.hs_in.wMaxPacketSize = d.hs_out.wMaxPacketSize = 512;
+	if ((r = gadget_make(vid, pid, "ffs.polltest")) || (r = gadget_link("ffs.polltest")))
 		return r;
 	snprintf(ffs_mount, sizeof(ffs_mount), "%s/ffs-%d", tmp_dir(), counter++);
 	if (mkdir(ffs_mount, 0700) || mount("polltest", ffs_mount, "functionfs", 0, NULL))
 		return neg_errno();
 	snprintf(path, sizeof(path), "%s/ep0", ffs_mount);
-	f->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (f->fd < 0)
+	*ep0 = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (*ep0 < 0)
 		return neg_errno();
-	if (write(f->fd, &d, sizeof(d)) != sizeof(d) || write(f->fd, &s, sizeof(s)) != sizeof(s))
-		return neg_errno();
-	return 0;
+	if (bulk) {
+		d.fs_count = d.hs_count = 3;
+		d.head.length = sizeof(d);
+		if (write(*ep0, &d, sizeof(d)) != sizeof(d))
+			return neg_errno();
+	} else {
+		/* the interface alone: the same layout without the endpoints */
+		unsigned char buf[sizeof(d)];
+		size_t n = 0;
+
+		d.fs_count = d.hs_count = 1;
+		d.head.length = sizeof(d.head) + 2 * sizeof(uint32_t) + 2 * sizeof(intf);
+		memcpy(buf, &d, offsetof(struct ffs_descriptors, fs_in));
+		n = offsetof(struct ffs_descriptors, fs_in);
+		memcpy(buf + n, &d.hs, sizeof(d.hs));
+		n += sizeof(d.hs);
+		if (write(*ep0, buf, n) != (ssize_t)n)
+			return neg_errno();
+	}
+	return write(*ep0, &s, sizeof(s)) == sizeof(s) ? 0 : neg_errno();
+}
+
+static void ffs_remove(void)
+{
+	if (ffs_mount[0]) {
+		umount(ffs_mount);
+		rmdir(ffs_mount);
+		ffs_mount[0] = '\0';
+	}
+	gadget_remove("ffs.polltest");
+}
+
+int functionfs_open(struct fixture *f)
+{
+	return ffs_function("1d6b", "0104", false, &f->fd);
 }
 
 /* bind the gadget, or unbind it: events either way */
@@ -324,10 +392,51 @@ void functionfs_close(struct fixture *f)
 	if (udc_bound())
 		unbind_udc();
 	close_all(f);
-	if (ffs_mount[0]) {
-		umount(ffs_mount);
-		rmdir(ffs_mount);
-		ffs_mount[0] = '\0';
-	}
-	gadget_remove("ffs.polltest");
+	ffs_remove();
+}
+
+/* ---- gnss ---- */
+
+/*
+ * A receiver gnss-usb drives (the Sierra Wireless XM1210's USB ids), made
+ * of a FunctionFS function with a bulk pair; aux[0] its ep0, aux[1] its
+ * bulk IN endpoint, through which the gadget sends NMEA sentences.
+ */
+int gnss_open(struct fixture *f)
+{
+	char path[192];
+	int r;
+
+	if ((r = ffs_function("1199", "b000", true, &f->aux[0])) || (r = bind_udc()))
+		return r;
+	snprintf(path, sizeof(path), "%s/ep1", ffs_mount);
+	f->aux[1] = open(path, O_WRONLY | O_CLOEXEC);
+	if (f->aux[1] < 0)
+		return neg_errno();
+	/* opening it starts gnss-usb's reads from the device */
+	f->fd = open_class_node("gnss", "", O_RDONLY | O_NONBLOCK);
+	return f->fd < 0 ? f->fd : 0;
+}
+
+int gnss_trigger(struct fixture *f)
+{
+	static const char nmea[] = "$GPTXT,01,01,02,polltest*00\r\n";
+
+	return write(f->aux[1], nmea, sizeof(nmea) - 1) == sizeof(nmea) - 1 ? 0 : neg_errno();
+}
+
+int gnss_unplug(struct fixture *f)
+{
+	(void)f;
+	return unbind_udc();
+}
+
+void gnss_close(struct fixture *f)
+{
+	close_all(f);
+	for (int i = 0; i < MAX_AUX; i++)
+		f->aux[i] = -1;
+	if (udc_bound())
+		unbind_udc();
+	ffs_remove();
 }

@@ -98,6 +98,7 @@ int dev_drain(struct fixture *f);
 int uhid_unplug(struct fixture *f);
 int hidraw_open(struct fixture *f);
 int hidraw_trigger(struct fixture *f);
+int hid_sensor_open(struct fixture *f);
 int evdev_open(struct fixture *f);
 int mousedev_open(struct fixture *f);
 int mouse_trigger(struct fixture *f);
@@ -198,6 +199,10 @@ int functionfs_open(struct fixture *f);
 int functionfs_trigger(struct fixture *f);
 int functionfs_drain(struct fixture *f);
 void functionfs_close(struct fixture *f);
+int gnss_open(struct fixture *f);
+int gnss_trigger(struct fixture *f);
+int gnss_unplug(struct fixture *f);
+void gnss_close(struct fixture *f);
 
 /* drmkinds.c: vkms */
 int drm_crc_open(struct fixture *f);
