@@ -204,6 +204,12 @@ int gnss_trigger(struct fixture *f);
 int gnss_unplug(struct fixture *f);
 void gnss_close(struct fixture *f);
 
+/* vhostkinds.c: vhost's devices with a device IOTLB */
+int vhost_vsock_open(struct fixture *f);
+int vhost_net_open(struct fixture *f);
+int vhost_trigger(struct fixture *f);
+void vhost_close(struct fixture *f);
+
 /* drmkinds.c: vkms */
 int drm_crc_open(struct fixture *f);
 int drm_crc_trigger(struct fixture *f);
