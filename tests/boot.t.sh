@@ -140,9 +140,28 @@ printf 'obj-$(CONFIG_FUSE_FS) += fuse.o\nfuse-y := dev.o \\\n\tdir.o\n' >"$T/fs/
 printf 'obj-y += printk/\nobj-$(CONFIG_PERF_EVENTS) += events/\n' >"$T/kernel/Makefile"
 printf 'obj-y\t= printk.o\n' >"$T/kernel/printk/Makefile"
 printf 'obj-y := core.o ring_buffer.o\n' >"$T/kernel/events/Makefile"
-printf 'obj-$(CONFIG_FOO) += foo.o\nfoo-$(CONFIG_FOO_EXTRA) += extra.o\nobj-$(CONFIG_QUUX) += quux.o\nobj-$(CONFIG_ZORK) += zork.o\n' \
+printf 'obj-$(CONFIG_FOO) += foo.o\nfoo-$(CONFIG_FOO_EXTRA) += extra.o\nobj-$(CONFIG_QUUX) += quux.o\nobj-$(CONFIG_ZORK) += zork.o\nobj-$(CONFIG_BIG) += big/\n' \
 	>"$T/drivers/misc/Makefile"
-printf 'source "drivers/misc/Kconfig"\nconfig PCI\n\tbool "PCI"\nconfig I2C\n\tbool "I2C"\n' >"$T/Kconfig"
+printf 'source "drivers/misc/Kconfig"\nsource "drivers/usb/gadget/Kconfig"\nconfig PCI\n\tbool "PCI"\nconfig I2C\n\tbool "I2C"\n' >"$T/Kconfig"
+# a driver of 41 objects, and FunctionFS: its option without a prompt has two selectors
+mkdir -p "$T/drivers/misc/big" "$T/drivers/usb/gadget/function"
+{ printf 'obj-y += core.o\n'; for i in $(seq 1 40); do printf 'obj-y += part%d.o\n' "$i"; done; } >"$T/drivers/misc/big/Makefile"
+printf 'obj-$(CONFIG_USB_F_FS) += f_fs.o\n' >"$T/drivers/usb/gadget/function/Makefile"
+cat >"$T/drivers/usb/gadget/Kconfig" <<'EOF'
+config USB_F_FS
+	tristate
+config USB_FUNCTIONFS
+	tristate "legacy FunctionFS gadget"
+	select USB_F_FS
+config USB_CONFIGFS
+	tristate "gadgets through configfs"
+config USB_CONFIGFS_F_FS
+	bool "FunctionFS in configfs gadgets"
+	depends on USB_CONFIGFS
+	select USB_F_FS
+config USB_DUMMY_HCD
+	tristate "dummy HCD"
+EOF
 cat >"$T/drivers/misc/Kconfig" <<'EOF'
 menuconfig MISC_STUFF
 	bool "misc"
@@ -162,6 +181,8 @@ config QUUX
 config ZORK
 	tristate "zork"
 	depends on I2C
+config BIG
+	tristate "big"
 endif
 
 config BAR
@@ -176,10 +197,14 @@ check "boot-test on a missing tree says so first (exit 3), not that qemu is miss
 fake=$S/0005-fake-more-conversions.patch
 {
 	printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 5/5] fake: more\n\n---\n'
-	for f in fs/fuse/dev.c kernel/events/core.c drivers/misc/extra.c drivers/misc/nowhere.c drivers/misc/quux.c drivers/misc/zork.c; do
+	for f in fs/fuse/dev.c kernel/events/core.c drivers/misc/extra.c drivers/misc/nowhere.c drivers/misc/quux.c \
+		drivers/misc/zork.c drivers/misc/big/core.c; do
 		printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,2 +1,2 @@\n' "$f" "$f" "$f" "$f"
 		printf -- '-\t.poll = fake_poll,\n+\t.poll_mask = fake_poll_mask,\n'
 	done
+	f=drivers/usb/gadget/function/f_fs.c
+	printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,2 +1,2 @@\n' "$f" "$f" "$f" "$f"
+	printf -- '-\t.poll = ffs_ep0_poll,\n+\t.poll_mask = ffs_ep0_poll_mask,\n'
 } >"$fake"
 "$POLLTAX" boot-test --plan -o "$W/plan" "$S" "$T" >"$W/plan.tsv" 2>"$W/plan.err"
 check "boot-test --plan on the fixture series" $? "$(cat "$W/plan.err")"
@@ -195,14 +220,14 @@ site	fs/timerfd.c	3	file->f_poll_head = &ctx->wqh;
 site	kernel/printk/printk.c	4	file->f_poll_head = &log_wait;'
 [ "$(grep '^site	' "$W/plan.tsv")" = "$exp" ]
 check "creation sites: every added f_poll_head line, not the infrastructure's = NULL" $? "$(grep '^site' "$W/plan.tsv")"
-[ "$(grep '	converted$' "$W/plan.tsv" | cut -f 2 | tr '\n' ' ')" = "eventfd timerfd kmsg " ]
-check "file types the guest exercises: eventfd, timerfd, kmsg" $? "$(grep '^kind' "$W/plan.tsv")"
+[ "$(grep '	converted$' "$W/plan.tsv" | cut -f 2 | tr '\n' ' ')" = "eventfd timerfd kmsg functionfs " ]
+check "file types the guest exercises: eventfd, timerfd, kmsg, functionfs" $? "$(grep '^kind' "$W/plan.tsv")"
 exp='config	fs/eventfd.c	EVENTFD	
 config	fs/fuse/dev.c	FUSE_FS	
 config	fs/timerfd.c	TIMERFD	
 config	kernel/events/core.c	PERF_EVENTS	
 config	kernel/printk/printk.c	y	'
-[ "$(grep '^config	' "$W/plan.tsv" | grep -v drivers/misc)" = "$exp" ]
+[ "$(grep '^config	' "$W/plan.tsv" | grep -v 'drivers/misc\|drivers/usb')" = "$exp" ]
 check "Kconfig symbols: obj-\$(CONFIG_X), composite objects, obj-y under a conditional directory" $? \
 	"$(grep '^config' "$W/plan.tsv")"
 grep -q '^config	drivers/misc/extra.c	FOO && FOO_EXTRA	$' "$W/plan.tsv"
@@ -217,6 +242,13 @@ check "Kconfig dependencies: what depends on a bus is hardware, not enabled" $? 
 grep -q '^needs	drivers/misc/quux.c	MISC_STUFF PCI QUUX	$' "$W/plan.tsv"
 check "Kconfig dependencies: the bus of the guest's machine (PCI) is enabled for what needs it" $? \
 	"$(grep '^needs' "$W/plan.tsv")"
+grep -q '^needs	drivers/misc/big/core.c		CONFIG_BIG would add about 41 objects to the boot kernels, for a file the guest has no test for$' "$W/plan.tsv"
+check "a converted file the guest has no test for is not built when its option adds over 40 objects" $? \
+	"$(grep 'big' "$W/plan.tsv")"
+grep -q '^backend	functionfs	USB_CONFIGFS_F_FS	USB_CONFIGFS USB_CONFIGFS_F_FS	$' "$W/plan.tsv" &&
+	grep -q '^needs	drivers/usb/gadget/function/f_fs.c	USB_F_FS	$' "$W/plan.tsv"
+check "a backend is the selector of choice: configfs FunctionFS selects USB_F_FS, not the legacy gadget (fewer options)" $? \
+	"$(grep 'f_fs\|^backend' "$W/plan.tsv")"
 
 # ---- --mutate: one creation site's f_poll_head line removed, nothing else ----
 rm "$fake"

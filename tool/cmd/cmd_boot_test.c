@@ -77,9 +77,10 @@ static const char usage[] =
 "                        (e.g. -k:eventfd,pipe runs only those file types)\n"
 "      --plan            print what the series converts, which file types the\n"
 "                        guest exercises, the converted files' Kconfig\n"
-"                        symbols and the software options they need, the\n"
-"                        backends the guest makes their files with (lines\n"
-"                        'backend KIND SYMBOL NEEDS'), then stop (with\n"
+"                        symbols and the options they need beyond the\n"
+"                        backends, the backends the guest makes their\n"
+"                        files with (lines 'backend KIND SYMBOL NEEDS'),\n"
+"                        then stop (with\n"
 "                        --mutate: write the mutated series to\n"
 "                        DIR/mutated-series); builds nothing\n"
 "  -q, --quiet           no progress output\n"
@@ -168,11 +169,22 @@ static const struct head_site *mutate_series(const struct boot_series *s, const 
 	return h;
 }
 
+/* whether the guest has a test for a file type of FILE */
+static bool has_kind(const struct boot_report *rep, const char *file)
+{
+	for (size_t i = 0; i < rep->nkinds; i++)
+		if (!strcmp(rep->kinds[i].source, file))
+			return true;
+	return false;
+}
+
 static int print_plan(const struct boot_series *s, const struct boot_report *rep, const char *kernel_dir,
 		      const char *mutate, bool lifetime, const char *out)
 {
 	char *tree = realpath_or_die(kernel_dir);
 	struct kbuild *kb = kbuild_new(tree, NULL);
+	struct strbuf backends = STRBUF_INIT;
+	struct strvec seed = STRVEC_INIT;
 
 	for (size_t i = 0; i < s->patches.n; i++)
 		printf("patch\t%zu\t%s\t%s\n", i + 1, strrchr(s->patches.v[i], '/') + 1, s->subjects.v[i]);
@@ -187,31 +199,11 @@ static int print_plan(const struct boot_series *s, const struct boot_report *rep
 		printf("kind\t%s\t%s\t%s\n", rep->kinds[i].name, rep->kinds[i].source,
 		       boot_series_converts(s, rep->kinds[i].source, rep->kinds[i].poll_fn) ? "converted" :
 		       rep->kinds[i].unconvertible ? "unconvertible" : "unconverted");
-	for (size_t i = 0; i < s->files.n; i++) {
-		char *cond, *why, *sym = kbuild_symbol(kb, s->files.v[i], &cond, &why);
-
-		printf("config\t%s\t%s%s%s\t%s\n", s->files.v[i], sym ? sym : "-", cond ? " && " : "",
-		       cond ? cond : "", why ? why : "");
-		if (sym && strcmp(sym, "y")) {
-			/* what else turning them on takes, from a configuration with nothing on */
-			struct strvec needs = STRVEC_INIT;
-			char *refused = NULL;
-			bool ok = kconfig_resolve(tree, "\n", sym, &needs, &refused);
-
-			if (ok && cond)
-				ok = kconfig_resolve(tree, "\n", cond, &needs, &refused);
-			printf("needs\t%s\t", s->files.v[i]);
-			for (size_t j = 0; j < needs.n; j++)
-				printf("%s%s", j ? " " : "", needs.v[j]);
-			printf("\t%s\n", ok ? "" : refused ? refused : "refused");
-			sv_clear(&needs);
-			free(refused);
-		}
-		free(sym);
-		free(cond);
-		free(why);
-	}
-	/* the backends of the converted kinds, with what they need from nothing on */
+	/*
+	 * The backends of the converted kinds first, with what they need from
+	 * nothing on: as in the configuration, what they enable is the
+	 * converted files' selector of choice.
+	 */
 	for (size_t i = 0; i < rep->nkinds; i++) {
 		const struct guest_kind *k = &rep->kinds[i];
 		char *all, *save = NULL;
@@ -224,15 +216,49 @@ static int print_plan(const struct boot_series *s, const struct boot_report *rep
 			char *refused = NULL;
 			bool ok = kconfig_resolve(tree, "\n", sym, &needs, &refused);
 
-			printf("backend\t%s\t%s\t", k->name, sym);
-			for (size_t j = 0; j < needs.n; j++)
-				printf("%s%s", j ? " " : "", needs.v[j]);
-			printf("\t%s\n", ok ? "" : refused ? refused : "refused");
+			sb_addf(&backends, "backend\t%s\t%s\t", k->name, sym);
+			for (size_t j = 0; j < needs.n; j++) {
+				sb_addf(&backends, "%s%s", j ? " " : "", needs.v[j]);
+				if (ok && !sv_contains(&seed, needs.v[j]))
+					sv_push(&seed, needs.v[j]);
+			}
+			sb_addf(&backends, "\t%s\n", ok ? "" : refused ? refused : "refused");
 			sv_clear(&needs);
 			free(refused);
 		}
 		free(all);
 	}
+	for (size_t i = 0; i < s->files.n; i++) {
+		char *cond, *why, *sym = kbuild_symbol(kb, s->files.v[i], &cond, &why);
+
+		printf("config\t%s\t%s%s%s\t%s\n", s->files.v[i], sym ? sym : "-", cond ? " && " : "",
+		       cond ? cond : "", why ? why : "");
+		if (sym && strcmp(sym, "y")) {
+			/* what else turning them on takes, beyond the backends, from a configuration with nothing on */
+			struct strvec needs = STRVEC_INIT;
+			char *refused = NULL;
+			bool ok;
+
+			for (size_t j = 0; j < seed.n; j++)
+				sv_push(&needs, seed.v[j]);
+			ok = has_kind(rep, s->files.v[i]) || kconfig_affordable(tree, sym, &refused);
+			ok = ok && kconfig_resolve(tree, "\n", sym, &needs, &refused);
+			if (ok && cond)
+				ok = kconfig_resolve(tree, "\n", cond, &needs, &refused);
+			printf("needs\t%s\t", s->files.v[i]);
+			for (size_t j = seed.n; ok && j < needs.n; j++)
+				printf("%s%s", j > seed.n ? " " : "", needs.v[j]);
+			printf("\t%s\n", ok ? "" : refused ? refused : "refused");
+			sv_clear(&needs);
+			free(refused);
+		}
+		free(sym);
+		free(cond);
+		free(why);
+	}
+	fputs(backends.buf ? backends.buf : "", stdout);
+	sb_release(&backends);
+	sv_clear(&seed);
 	if (mutate) {
 		char *dir = path_join(out, "mutated-series");
 		const struct head_site *h;
