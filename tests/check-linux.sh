@@ -161,7 +161,7 @@ step() {
 	echo "check-linux: $(basename "$t") on $(basename "$S") took $(( $(date +%s) - start )) s"
 }
 step series 35 "$OUT" "$SRC"
-step boot 30 "$OUT" "$SRC"
+step boot 45 "$OUT" "$SRC"
 step metamorphic 12 "$OUT" "$SRC"
 step coccicheck 5 "$OUT" "$SRC"
 
