@@ -138,6 +138,8 @@ void work_apply(struct boot_work *w, const struct boot_series *s, const char *kp
 struct guest_kind;
 /* the configuration: tinyconfig, the converted files, the backends of the kinds that exercise them */
 void work_config(struct boot_work *w, const struct boot_series *s, const struct guest_kind *kinds, size_t nkinds);
+/* whether one of KINDS exercises a file type of FILE */
+bool guest_tests_file(const struct guest_kind *kinds, size_t nkinds, const char *file);
 /* Build one kernel; dies with the log's tail when make fails. */
 void work_build(struct boot_work *w, enum kernel_id id);
 void work_free(struct boot_work *w);

@@ -261,7 +261,7 @@ static void finish_list(struct symbol_result *syms, size_t n)
 	}
 }
 
-static bool has_kind(const struct guest_kind *kinds, size_t nkinds, const char *file)
+bool guest_tests_file(const struct guest_kind *kinds, size_t nkinds, const char *file)
 {
 	for (size_t i = 0; i < nkinds; i++)
 		if (!strcmp(kinds[i].source, file))
@@ -297,7 +297,7 @@ void work_config(struct boot_work *w, const struct boot_series *s, const struct 
 		 * hundred objects buy a compile, which verify already did).
 		 */
 		if (r->symbol && strcmp(r->symbol, "y") && !sv_contains(&enable, r->symbol) &&
-		    (has_kind(kinds, nkinds, r->file) || kconfig_affordable(src, r->symbol, &r->refused)))
+		    (guest_tests_file(kinds, nkinds, r->file) || kconfig_affordable(src, r->symbol, &r->refused)))
 			sv_push(&enable, r->symbol);
 		if (cond && !sv_contains(&enable, cond))
 			sv_push(&enable, cond);

@@ -169,15 +169,6 @@ static const struct head_site *mutate_series(const struct boot_series *s, const 
 	return h;
 }
 
-/* whether the guest has a test for a file type of FILE */
-static bool has_kind(const struct boot_report *rep, const char *file)
-{
-	for (size_t i = 0; i < rep->nkinds; i++)
-		if (!strcmp(rep->kinds[i].source, file))
-			return true;
-	return false;
-}
-
 static int print_plan(const struct boot_series *s, const struct boot_report *rep, const char *kernel_dir,
 		      const char *mutate, bool lifetime, const char *out)
 {
@@ -241,7 +232,7 @@ static int print_plan(const struct boot_series *s, const struct boot_report *rep
 
 			for (size_t j = 0; j < seed.n; j++)
 				sv_push(&needs, seed.v[j]);
-			ok = has_kind(rep, s->files.v[i]) || kconfig_affordable(tree, sym, &refused);
+			ok = guest_tests_file(rep->kinds, rep->nkinds, s->files.v[i]) || kconfig_affordable(tree, sym, &refused);
 			ok = ok && kconfig_resolve(tree, "\n", sym, &needs, &refused);
 			if (ok && cond)
 				ok = kconfig_resolve(tree, "\n", cond, &needs, &refused);

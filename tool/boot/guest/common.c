@@ -117,10 +117,12 @@ void close_all(struct fixture *f)
 {
 	if (f->fd >= 0)
 		close(f->fd);
-	for (int i = 0; i < MAX_AUX; i++)
+	f->fd = -1;
+	for (int i = 0; i < MAX_AUX; i++) {
 		if (f->aux[i] >= 0)
 			close(f->aux[i]);
-	f->fd = -1;
+		f->aux[i] = -1;
+	}
 }
 
 bool ready_fd(int fd, short ev)

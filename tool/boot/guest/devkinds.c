@@ -328,14 +328,7 @@ int uhid_unplug(struct fixture *f)
 
 void dev_close(struct fixture *f)
 {
-	if (f->fd >= 0)
-		close(f->fd);
-	f->fd = -1;
-	for (int i = 0; i < MAX_AUX; i++) {
-		if (f->aux[i] >= 0)	/* uhid: destroys the device */
-			close(f->aux[i]);
-		f->aux[i] = -1;
-	}
+	close_all(f);	/* uhid's aux[0]: destroys the device */
 	if (f->priv)
 		munmap(f->priv, sizeof(struct hid_state));
 	f->priv = NULL;

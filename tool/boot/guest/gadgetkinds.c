@@ -267,8 +267,6 @@ int hiddev_unplug(struct fixture *f)
 void hiddev_close(struct fixture *f)
 {
 	close_all(f);
-	for (int i = 0; i < MAX_AUX; i++)
-		f->aux[i] = -1;
 	gadget_remove("hid.polltest");
 }
 
@@ -434,8 +432,6 @@ int gnss_unplug(struct fixture *f)
 void gnss_close(struct fixture *f)
 {
 	close_all(f);
-	for (int i = 0; i < MAX_AUX; i++)
-		f->aux[i] = -1;
 	if (udc_bound())
 		unbind_udc();
 	ffs_remove();

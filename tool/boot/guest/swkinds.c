@@ -84,14 +84,7 @@ void sw_close(struct fixture *f)
 			;
 	}
 	f->pid = 0;
-	if (f->fd >= 0)
-		close(f->fd);
-	f->fd = -1;
-	for (int i = 0; i < MAX_AUX; i++) {
-		if (f->aux[i] >= 0)
-			close(f->aux[i]);
-		f->aux[i] = -1;
-	}
+	close_all(f);
 }
 
 /* is FD ready for EV within MS milliseconds? */

@@ -152,8 +152,6 @@ int vhost_trigger(struct fixture *f)
 void vhost_close(struct fixture *f)
 {
 	close_all(f);
-	for (int i = 0; i < MAX_AUX; i++)
-		f->aux[i] = -1;
 	if (f->priv)
 		munmap(f->priv, RING_PAGES * PAGE);
 	f->priv = NULL;
