@@ -404,7 +404,10 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 		sv_push(&argv, "-device");
 		sv_push(&argv, "qemu-xhci,id=xhci");
 		unlink(fifo);
-		if (mkfifo(fifo, 0600) == 0) {
+		if (mkfifo(fifo, 0600) != 0) {
+			warning("cannot make the FIFO '%s' for the virtio-serial port (%s): the virtio-console kinds "
+				"are skipped", fifo, strerror(errno));
+		} else {
 			sv_push(&argv, "-chardev");
 			sv_pushf(&argv, "pipe,id=vport,path=%s", fifo);
 			sv_push(&argv, "-device");
