@@ -50,8 +50,8 @@ static const char *const needles[] = {
  * never parsed and the implementation looks removed, not converted.
  */
 static const char *const members[] = { ".poll", "->poll", ".proc_poll", ".poll_mask", NULL };
-/* Changes with what the cache's answers depend on (the needles, the members). */
-#define PREFILTER_RULES 2
+/* Changes with what the cache's answers depend on (the needles, the members, MAX_FILE). */
+#define PREFILTER_RULES 3
 
 static bool member_assigned(const char *buf)
 {
