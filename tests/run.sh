@@ -11,6 +11,7 @@
 #   check-heads: FUNCTION H [;; H]    the heads as written (spaces ignored)
 #   check-convertible: FUNCTION V     yes | needs-open | review | no | excluded | converted
 #   check-creation: FUNCTION KIND:FN  a creation site that must be found
+#   check-reason: FUNCTION TEXT       TEXT is part of the one-line reason
 #   check-parsed-through: INCLUDER    the file is compiled only by being
 #                                     #included: polltax.json says it was
 #                                     parsed through INCLUDER
@@ -79,7 +80,7 @@ check_file() {
 				cls[k] = c[5]; conv[k] = c[6]; heads[k] = c[7]; sites[k] = c[8]; reason[k] = c[9]
 			}
 		}
-		/check-(poll|heads|convertible|creation):/ {
+		/check-(poll|heads|convertible|creation|reason):/ {
 			sub(/^[ *\/]*/, "")
 			tag = $0; sub(/:.*/, "", tag)
 			rest = $0; sub(/^[^:]*:[ ]*/, "", rest)
@@ -94,6 +95,8 @@ check_file() {
 				print fn ": heads \"" heads[fn] "\", expected \"" val "\""
 			if (tag == "check-creation" && index(nospace(sites[fn]), nospace(val)) == 0)
 				print fn ": creation site " val " not in \"" sites[fn] "\""
+			if (tag == "check-reason" && index(reason[fn], val) == 0)
+				print fn ": reason \"" reason[fn] "\" does not say \"" val "\""
 		}' "$f")
 	# what polltax.json "files" says of the file itself
 	want=$(sed -n 's/^[ */]*check-parsed-through:[ ]*//p' "$f" | head -n 1)

@@ -293,6 +293,49 @@ rc=$?
 [ $rc -eq 2 ] && grep -qF '	INPUT (KEYBOARD, MOUSE, JOYSTICK, TOUCHSCREEN) DRIVERS' "$T/spoken2.err" && r=ok || r=bad
 check "--section 'input driver': exit 2, the title with parentheses suggested" $r "exit $rc: $(cat "$T/spoken2.err")"
 
+# 3. the review posting (series --review): the single-cond conversions the scan could not prove
+# safe, as an RFC of their own; the ready series keeps the proven one and none of the others
+cp "$SCAN/refused.json" "$T/refused.before" 2>/dev/null
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --review -o "$T/review" "$FIX" >/dev/null 2>"$T/review.err"
+rc=$?
+r=bad
+[ $rc -eq 0 ] && grep -q '^Subject: \[RFC PATCH 0/[0-9]*\] poll: ->poll_mask() conversions to review' \
+	"$T/review/0000-cover-letter.patch" && flat "$T/review/0000-cover-letter.patch" | grep -qF 'This is the RFC part' &&
+	[ "$(jq '.review' "$T/review/series.json")" = true ] && r=ok
+check "series --review: an RFC posting of its own, said so in the cover letter" $r \
+	"exit $rc: $(cat "$T/review.err"); $(sed -n 1,6p "$T/review/0000-cover-letter.patch" 2>/dev/null)"
+conv=$(jq -r '[.converted[].function, .refused[].function] | sort | join(",")' "$T/review/series.json")
+want=$(jq -r '[.implementations[] | select(.convertible == "review" and (.plan | length) > 0) | .function] | sort | join(",")' \
+	"$SCAN/polltax.json")
+case ",$(jq -r '[.converted[].function] | join(",")' "$T/review/series.json")," in
+*,fixiof_poll,*) have_freed=1 ;;
+*) have_freed=0 ;;
+esac
+[ -n "$conv" ] && [ "$conv" = "$want" ] && [ $have_freed = 1 ] && r=ok || r=bad
+check "series --review takes exactly the review implementations with a plan, converted or refused (fixiof_poll converted)" $r \
+	"converted or refused '$conv', the scan's '$want'"
+p=$(grep -l 'fixiof_poll' "$T/review"/0*-usb-*.patch 2>/dev/null | head -1)
+flat "$p" | grep -qF 'fixiof_poll() returned EPOLLERR | EPOLLHUP (drivers/usb/misc/single-cond-freed-on-disconnect.c:' &&
+	flat "$p" | grep -qF 'To confirm before this is applied: that the object holding &dev->read_wait lives as long as the file' &&
+	r=ok || r=bad
+check "a review patch names the path that skipped the queue and the fact to confirm" $r \
+	"$(sed -n '/^The queue/,/^Signed-off-by/p' "$p" 2>/dev/null)"
+p=$(grep -l 'fixcec_poll' "$T/review"/0*.patch 2>/dev/null | grep -v cover | head -1)
+flat "$p" | grep -qF 'where the answer is not final (neither an error nor a hang-up) changes no answer' && r=ok || r=bad
+check "a review patch whose skipped path answers 'not ready' asks to confirm that registering there changes nothing" $r \
+	"$(sed -n '/^The queue/,/^Signed-off-by/p' "$p" 2>/dev/null)"
+ready=$(jq -r '[.converted[].function] | join(",")' "$T/out/series.json")
+p=$(grep -l 'fixsmi_poll()' "$T/out"/0*.patch 2>/dev/null | grep -v cover | head -1)
+case ",$ready," in *,fixiof_poll,*|*,fixiow_poll,*|*,fixcec_poll,*) r=bad ;; *,fixsmi_poll,*) r=ok ;; *) r=bad ;; esac
+[ $r = ok ] && flat "$p" | grep -qF 'That is safe: the queue is a static object' || r=bad
+check "the ready series: the proven single-cond (fixsmi_poll) with why it is safe, no review one" $r \
+	"ready: $ready"
+cmp -s "$SCAN/refused.json" "$T/refused.before" && r=ok || r=bad
+check "series --review leaves the ready series' refused.json of the scan as it was" $r "refused.json changed"
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --review -o "$T/review2" "$FIX" >/dev/null 2>&1
+diff -r "$T/review" "$T/review2" >/dev/null && r=ok || r=bad
+check "series --review twice: byte-identical" $r "$(diff -r "$T/review" "$T/review2" | head -5)"
+
 # a file no section claims but THE REST, whose maintainer get_maintainer.pl does not name (as in
 # the kernel's MAINTAINERS, where it prints only linux-kernel@): the patch is addressed To: the list
 rm -rf "$T/rest"

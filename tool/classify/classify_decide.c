@@ -91,7 +91,9 @@ struct dec {
 	json_t *heads, *sites, *reassigned;	/* the output's lists */
 	json_t *distinct;	/* head key -> head: the heads by object */
 	json_t *plan_out;	/* where the conversion sets f_poll_head */
+	json_t *review;		/* single-cond: the facts a review rests on (review_facts()) */
 	bool is_root, uncond, guard_fails;
+	bool proven;		/* single-cond, and review_facts() proves the conversion safe */
 	const char *base;
 };
 
@@ -420,6 +422,88 @@ static enum step head_fixed(struct dec *d, json_t *h, json_t *hb, const char *he
 	return STEP_ON;
 }
 
+/*
+ * A mask a poll that skips the registration may hand back for good: only
+ * EPOLL and POLL constants, one of them an error, a hang-up or an invalid
+ * file.  "0" or a mask computed from state is "not ready" (a later poll
+ * would wait) and is not final.
+ */
+static bool final_mask(const char *v)
+{
+	static const char *const finals[] = { "EPOLLERR", "EPOLLHUP", "EPOLLNVAL", "POLLERR", "POLLHUP", "POLLNVAL",
+					      NULL };
+	bool final = false;
+	const char *p = v;
+
+	while (*p) {
+		size_t n;
+
+		if (strchr(" \t\n()|", *p)) {
+			p++;
+			continue;
+		}
+		n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+		if (n == 0 || (p[n] && !strchr(" \t\n()|", p[n])))
+			return false;
+		if (strncmp(p, "EPOLL", 5) && strncmp(p, "POLL", 4))
+			return false;
+		for (size_t i = 0; finals[i]; i++)
+			final |= strlen(finals[i]) == n && !strncmp(p, finals[i], n);
+		p += n;
+	}
+	return final;
+}
+
+/*
+ * The facts a review of a single-cond conversion rests on, into D->review
+ * (polltax.json "review"): each path that returns before registering the
+ * head (early_at, and the NULL tests that do not hold), whether it hands
+ * back a final mask, and the facts that are not proven.  A conversion
+ * registers the head on those paths too (vfs_poll() does it before
+ * ->poll_mask()): that is safe only if the head's object is still there
+ * and the path's answer is final.  polltax does not prove the first (the
+ * frees of the object are not analysed), so single-cond stays review.
+ */
+static void review_facts(struct dec *d, const char *hexpr)
+{
+	json_t *skips = json_array(), *missing = json_array(), *e;
+	const char *const lists[] = { "early_at", "guards" };
+	bool all_final = true;
+	size_t i;
+
+	for (int l = 0; l < 2; l++) {
+		if (l == 1 && !d->guard_fails)
+			break;
+		json_array_foreach(json_object_get(d->r, lists[l]), i, e) {
+			bool f = final_mask(jstr(e, "value"));
+
+			all_final &= f;
+			json_array_append_new(skips, json_pack("{s:s, s:O, s:s, s:b}", "file", jstr(e, "file"), "line",
+							       json_object_get(e, "line"), "value",
+							       jstr(e, "value")[0] ? jstr(e, "value") : "(nothing)",
+							       "final", f));
+		}
+	}
+	if (!json_array_size(skips))
+		json_array_append_new(missing, json_sprintf("registering %s on every call, not only under the "
+							    "condition, changes no answer", hexpr));
+	else if (!all_final)
+		json_array_append_new(missing, json_sprintf("registering %s where the answer is not final "
+							    "(neither an error nor a hang-up) changes no answer",
+							    hexpr));
+	/*
+	 * A static object is never freed while code that polls it can run
+	 * (a module's with the module, which the file's ->owner holds): the
+	 * one lifetime polltax proves.
+	 */
+	if (strcmp(jstr(json_object_get(json_array_get(json_object_get(d->r, "heads"), 0), "base"), "k"), "global"))
+		json_array_append_new(missing, json_sprintf("the object holding %s lives as long as the file "
+							    "(freed only from ->release() or through a reference "
+							    "the file holds)", hexpr));
+	d->review = json_pack("{s:o, s:o}", "skips", skips, "missing", missing);
+	d->proven = json_array_size(missing) == 0;
+}
+
 /* One head: single-dynamic, unknown, single-cond, or single-static / single-private. */
 static enum step single_head(struct dec *d)
 {
@@ -441,7 +525,20 @@ static enum step single_head(struct dec *d)
 		else
 			set_verdict(&d->v, "single-cond", "one head (%s), registered only under a condition", hexpr);
 		d->v.conv = "review";
-		return STEP_DONE;
+		if (!d->is_root)
+			return STEP_DONE;
+		review_facts(d, hexpr);
+		if (!d->proven) {
+			json_t *m;
+			size_t i;
+
+			json_array_foreach(json_object_get(d->review, "missing"), i, m)
+				sb_addf(&d->v.reason, "%s%s", i ? "; " : "; not proven: ", json_string_value(m));
+			return STEP_DONE;
+		}
+		sb_adds(&d->v.reason, "; safe to convert all the same: the head is a static object, and every path "
+			"that skips it returns a final mask");
+		return STEP_ON;
 	}
 	if (!strcmp(jstr(hb, "k"), "global"))
 		set_verdict(&d->v, "single-static", "one head, the global %s, registered unconditionally",
@@ -564,6 +661,40 @@ static void convertible(struct dec *d)
 	json_decref(plan);
 }
 
+/*
+ * The plan of a single-cond conversion, for "polltax series --review":
+ * where it would set f_poll_head, as for a yes (convertible()), without
+ * making it one.  None when the open path is not known, or when the
+ * poll_table is used beyond poll_wait() (the conversion would drop it).
+ */
+static void review_plan(struct dec *d)
+{
+	size_t len = d->v.reason.len;
+	json_t *u;
+	size_t i;
+
+	json_array_foreach(json_object_get(d->r, "pt_uses"), i, u)
+		if (strcmp(jstr(u, "what"), "poll_requested_events"))
+			return;
+	convertible(d);
+	if (strcmp(d->v.conv, "yes")) {
+		/* the open path's missing fact joins the review's */
+		char *why = xstrdup(d->v.reason.buf + len + 2);
+
+		json_array_append_new(json_object_get(d->review, "missing"),
+				      json_sprintf("an open path that can set f_poll_head (%s)", why));
+		free(why);
+		json_decref(d->plan_out);
+		d->plan_out = NULL;
+	}
+	d->v.reason.len = len;
+	d->v.reason.buf[len] = 0;
+	if (!d->plan_out)
+		sb_addf(&d->v.reason, "; %s", json_string_value(json_array_get(json_object_get(d->review, "missing"),
+									      json_array_size(json_object_get(d->review, "missing")) - 1)));
+	d->v.conv = "review";
+}
+
 /* A poll_table used beyond poll_wait() makes a conversion a review; a lower layer converts nothing. */
 static void pt_check(struct dec *d)
 {
@@ -639,6 +770,8 @@ static void write_out(struct dec *d, json_t *out, json_t *opsout, json_t *cocci_
 	json_object_set_new(out, "subsystem", json_string(sub));
 	json_object_set_new(out, "cocci", cocci_rec ? json_incref(cocci_rec) : json_null());
 	json_object_set_new(out, "plan", d->plan_out ? d->plan_out : json_array());
+	if (d->review)
+		json_object_set_new(out, "review", d->review);
 	free(sub);
 }
 
@@ -662,8 +795,11 @@ void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		count_heads(&d);
 		next = by_reach(&d);
 	}
-	if (next == STEP_ON)
+	if (next == STEP_ON) {
 		next = single_head(&d);
+		if (d.review && !d.proven)
+			review_plan(&d);
+	}
 	if (next == STEP_ON) {
 		if (d.is_root)
 			convertible(&d);

@@ -160,8 +160,8 @@ static json_t *compose(struct cx *c, json_t *hb0, json_t *args)
 
 static json_t *empty_reach(void)
 {
-	return json_pack("{s:[], s:[], s:[], s:[], s:[], s:[], s:b}", "heads", "icalls", "unresolved", "busy",
-			 "pt_uses", "guards", "early", 0);
+	return json_pack("{s:[], s:[], s:[], s:[], s:[], s:[], s:b, s:[]}", "heads", "icalls", "unresolved", "busy",
+			 "pt_uses", "guards", "early", 0, "early_at");
 }
 
 /*
@@ -355,12 +355,18 @@ json_t *reach(struct cx *c, const char *key, struct fn_fact *fn)
 			if (!registered && !strcmp(k, "return") && json_object_get(ev, "null_test")) {
 				/* if (!dev) return ...: impossible when dev is never NULL (decide()) */
 				json_array_append_new(json_object_get(r, "guards"),
-						      json_pack("{s:o, s:s, s:s, s:O}", "base",
+						      json_pack("{s:o, s:s, s:s, s:O, s:s}", "base",
 								resolve_base(c, json_object_get(ev, "null_test"), 0),
 								"text", jstr(ev, "null_text"), "file", fn->file,
-								"line", json_object_get(ev, "line")));
+								"line", json_object_get(ev, "line"), "value",
+								jstr(ev, "value")));
 			} else if (!registered) {
+				/* what the path that skips the registration hands back: the review's facts */
 				early = true;
+				json_array_append_new(json_object_get(r, "early_at"),
+						      json_pack("{s:s, s:O, s:s}", "file", fn->file, "line",
+								json_object_get(ev, "line"), "value",
+								!strcmp(k, "goto") ? "(goto)" : jstr(ev, "value")));
 			}
 		}
 	}

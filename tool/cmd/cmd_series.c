@@ -47,6 +47,12 @@ static const char usage[] =
 "      --subject-prefix TEXT\n"
 "                         \"[TEXT n/m]\" in the subjects (default: PATCH)\n"
 "      --rfc              \"RFC \" before the subject prefix: [RFC PATCH n/m]\n"
+"      --review           the review posting instead: convert the single-cond\n"
+"                         implementations the scan could not prove safe (an\n"
+"                         early return or a condition before poll_wait()),\n"
+"                         as an RFC series of their own; each patch names the\n"
+"                         facts its maintainer must confirm.  Never mixed\n"
+"                         with the ready series: give it its own -o DIR\n"
 "  -v, --reroll-count N   version N of the series: [PATCH vN n/m], files\n"
 "                         vN-0001-*.patch (as git format-patch -v N)\n"
 "      --tested FILE      put FILE, the \"Tested\" section 'polltax boot-test'\n"
@@ -110,6 +116,7 @@ int cmd_series(int argc, char **argv)
 		{ "section", required_argument, NULL, 'e' },
 		{ "subject-prefix", required_argument, NULL, 'p' },
 		{ "rfc", no_argument, NULL, 'r' },
+		{ "review", no_argument, NULL, 'R' },
 		{ "reroll-count", required_argument, NULL, 'v' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "tested", required_argument, NULL, 'T' },
@@ -145,6 +152,7 @@ int cmd_series(int argc, char **argv)
 			o.subject_prefix = optarg;
 			break;
 		case 'r': o.rfc = true; break;
+		case 'R': o.review = o.rfc = true; break;
 		case 'v': o.reroll = int_arg("-v/--reroll-count", optarg, 1, 999); break;
 		case 'c': o.config = optarg; break;
 		case 'T':

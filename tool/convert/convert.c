@@ -58,6 +58,7 @@ void convert_init(struct convert *c, const char *root, const char *cocci_dir)
 	c->cocci_dir = cocci_dir;
 	c->facts = json_object();
 	c->refs = json_object();
+	c->review = false;
 }
 
 void convert_release(struct convert *c)
@@ -448,7 +449,8 @@ json_t *convert_plan(struct convert *c, json_t *impl)
 	bool is_static;
 	size_t bs, be;
 
-	if (strcmp(jstr(impl, "convertible"), "yes")) {
+	if (strcmp(jstr(impl, "convertible"), "yes") &&
+	    !(c->review && !strcmp(jstr(impl, "convertible"), "review") && json_array_size(json_object_get(impl, "plan")))) {
 		err = xasprintf("not auto-convertible (%s)", jstr(impl, "convertible"));
 		goto refused;
 	}

@@ -23,6 +23,7 @@ struct convert {
 	const char *cocci_dir;	/* poll_mask.cocci, f_poll_head.cocci */
 	json_t *facts;		/* relpath -> facts (cfacts.h) */
 	json_t *refs;		/* name -> [relpaths of .c/.h files that mention it] */
+	bool review;		/* plan "review" implementations with a plan too ('series --review') */
 };
 
 void convert_init(struct convert *c, const char *root, const char *cocci_dir);

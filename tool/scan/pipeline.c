@@ -109,3 +109,15 @@ json_t *pipeline_convertible(json_t *scan)
 			json_array_append(out, x);
 	return out;
 }
+
+json_t *pipeline_reviewable(json_t *scan)
+{
+	json_t *out = json_array(), *x;
+	size_t i;
+
+	json_array_foreach(json_object_get(scan, "implementations"), i, x)
+		if (!strcmp(json_string_value(json_object_get(x, "convertible")) ?: "", "review") &&
+		    json_array_size(json_object_get(x, "plan")))
+			json_array_append(out, x);
+	return out;
+}

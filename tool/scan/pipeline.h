@@ -29,5 +29,7 @@ void pipeline_record_refused(const char *scan_dir, json_t *scan, json_t *refused
 
 /* Implementations of SCAN that the convert stage takes ("convertible": "yes"), in scan order. */
 json_t *pipeline_convertible(json_t *scan);
+/* Those left to review ("convertible": "review") that have a plan: 'polltax series --review' takes them. */
+json_t *pipeline_reviewable(json_t *scan);
 
 #endif

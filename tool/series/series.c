@@ -252,6 +252,42 @@ char *series_subject(const char *prefix, json_t *plans)
 	return r;
 }
 
+/*
+ * For a single-cond conversion (the plan carries the scan's "review"):
+ * the paths that returned before registering the queue, which now
+ * register it, and either why that is safe (proven) or the facts a
+ * maintainer must confirm.
+ */
+static void review_paragraph(struct strbuf *para, json_t *p)
+{
+	json_t *rv = json_object_get(p, "review"), *e;
+	json_t *skips = json_object_get(rv, "skips"), *missing = json_object_get(rv, "missing");
+	size_t i;
+
+	if (!rv)
+		return;
+	if (!json_array_size(skips)) {
+		sb_addf(para, "%s() registered its queue only under a condition; vfs_poll() now registers it "
+			"on every call.", jstr(p, "function"));
+	} else {
+		sb_addf(para, "%s() returned ", jstr(p, "function"));
+		json_array_foreach(skips, i, e)
+			sb_addf(para, "%s%s (%s:%lld)", i ? (i + 1 == json_array_size(skips) ? " or " : ", ") : "",
+				jstr(e, "value"), jstr(e, "file"), json_integer_value(json_object_get(e, "line")));
+		sb_adds(para, " without registering its queue; vfs_poll() now registers it on that path too.");
+	}
+	if (!json_array_size(missing)) {
+		sb_adds(para, "  That is safe: the queue is a static object, never freed while the file can be "
+			"polled, and that answer is final (an error or a hang-up), so nothing waits on the queue "
+			"for it.\n\n");
+		return;
+	}
+	sb_adds(para, "  polltax could not prove that safe.  To confirm before this is applied:");
+	json_array_foreach(missing, i, e)
+		sb_addf(para, "%s that %s", i ? ";" : "", json_string_value(e));
+	sb_adds(para, ".\n\n");
+}
+
 char *series_commit_message(const char *prefix, const char *section, json_t *plans, const char *signoff)
 {
 	struct strbuf sb = STRBUF_INIT, para = STRBUF_INIT;
@@ -289,6 +325,8 @@ char *series_commit_message(const char *prefix, const char *section, json_t *pla
 		sb_adds(&para, "The queue is the one the poll function passed to poll_wait().  It is still "
 			"registered before the events are computed, and f_poll_head does not change while the "
 			"file is open.\n\n");
+	json_array_foreach(plans, i, p)
+		review_paragraph(&para, p);
 	{
 		bool fd = plans_have_site(plans, "anon_inode_getfd");
 		bool cfd = plans_have_site(plans, "anon_inode_create_getfd");
@@ -346,6 +384,9 @@ char *series_cover_subject(json_t *s, int k, int n)
 {
 	char *r;
 
+	if (json_is_true(json_object_get(s, "review")))
+		return n == 1 ? xstrdup("poll: ->poll_mask() conversions to review") :
+				xasprintf("poll: ->poll_mask() conversions to review (part %d of %d)", k, n);
 	if (n == 1)
 		return xstrdup("poll: f_poll_head and ->poll_mask() for single-queue files");
 	r = xasprintf("poll: f_poll_head and ->poll_mask() for single-queue files (part %d of %d)", k, n);
@@ -448,6 +489,13 @@ char *series_cover_body(json_t *s, int k, int n)
 		"the poll_wait() itself and makes one indirect call, to ->poll_mask().  Files that wait on "
 		"several queues, on a queue chosen per call, that busy-poll or hand the poll_table on keep "
 		"->poll(), which is tested first and runs the code it ran before.\n\n");
+	if (json_is_true(json_object_get(s, "review")))
+		sb_adds(&p, "This is the RFC part, not for applying as it is.  Its conversions are single-cond: "
+			"each ->poll() returns before poll_wait() on some path, or calls it under a condition, "
+			"and after the conversion vfs_poll() registers the queue on that path too.  polltax could "
+			"not prove that safe for these; each patch names the facts its maintainer must confirm "
+			"(that the queue's object lives as long as the file, that the skipped path's answer is "
+			"final).  The conversions polltax proved safe are in the series posted without RFC.\n\n");
 	if (n > 1)
 		sb_addf(&p, "This is posting %d of %d of the series for linux-%s (at most %lld patches each).  %s\n\n",
 			k, n, ver, json_integer_value(json_object_get(s, "max_patches")),
@@ -487,7 +535,7 @@ char *series_cover_body(json_t *s, int k, int n)
 	series_wrap(&sb, p.buf, WIDTH);
 	sb_reset(&p);
 	{
-		static const char *const cls[] = { "single-private", "single-static", "none", NULL };
+		static const char *const cls[] = { "single-private", "single-static", "single-cond", "none", NULL };
 
 		for (int c = 0; cls[c]; c++) {
 			int m = 0;

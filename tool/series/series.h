@@ -41,6 +41,7 @@ struct series_opts {
 	struct strvec only;		/* --only FUNC ... */
 	const char *subject_prefix;	/* --subject-prefix, NULL: git's "PATCH" */
 	bool rfc;			/* --rfc: "RFC " before the prefix */
+	bool review;			/* --review: the single-cond conversions left to review, as an RFC */
 	int reroll;			/* -v N, 0: none */
 	const char *section;		/* --section NAME, NULL: every section */
 };

@@ -283,9 +283,10 @@ static json_t *in_section(struct series_run *r, json_t *impls)
 static void plan_groups(struct series_run *r, struct convert *cv, struct config *cfg)
 {
 	const struct series_opts *o = r->o;
-	json_t *impls = pipeline_convertible(r->scan), *x;
+	json_t *impls = o->review ? pipeline_reviewable(r->scan) : pipeline_convertible(r->scan), *x;
 	size_t i;
 
+	cv->review = o->review;
 	if (o->section)
 		impls = in_section(r, impls);
 	series_progress(o, "planning %zu conversions", json_array_size(impls));
@@ -306,6 +307,9 @@ static void plan_groups(struct series_run *r, struct convert *cv, struct config 
 			json_array_append_new(r->refused, p);
 			continue;
 		}
+		/* what a single-cond conversion rests on, for its commit message */
+		if (json_object_get(x, "review"))
+			json_object_set(p, "review", json_object_get(x, "review"));
 		json_array_append_new(group_for(r, maint_section(&r->m, jstr(x, "file")), jstr(x, "file"))->plans, p);
 	}
 	qsort(r->groups, r->ngroups, sizeof(*r->groups), cmp_group);

@@ -178,7 +178,9 @@ static char *command_line(const struct series_opts *o)
 		sb_addf(&sb, " --only %s", o->only.v[i]);
 	if (o->section)
 		sb_addf(&sb, " --section \"%s\"", o->section);
-	if (o->rfc)
+	if (o->review)
+		sb_adds(&sb, " --review");
+	else if (o->rfc)
 		sb_adds(&sb, " --rfc");
 	if (o->subject_prefix)
 		sb_addf(&sb, " --subject-prefix \"%s\"", o->subject_prefix);
@@ -207,7 +209,9 @@ static json_t *series_info(const struct series_run *r)
 	json_object_set(info, "scan", r->scan);
 	json_object_set(info, "converted", r->converted);
 	json_object_set(info, "refused", r->refused);
-	{	/* for polltax progress: next to the scan it used */
+	if (o->review)
+		json_object_set_new(info, "review", json_true());
+	if (!o->review) {	/* for polltax progress: next to the scan it used (the ready series' refusals) */
 		char *sd = r->o->scan ? xstrdup(r->o->scan) : path_join(r->stage, "scan");
 
 		pipeline_record_refused(sd, r->scan, r->refused);
