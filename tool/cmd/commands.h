@@ -18,5 +18,6 @@ int cmd_boot_test(int argc, char **argv);
 int cmd_infra(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

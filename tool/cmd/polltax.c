@@ -21,6 +21,7 @@ static const struct cmd {
 	{ "series", cmd_series, "convert and emit a kernel patch series, per MAINTAINERS section" },
 	{ "verify", cmd_verify, "apply a series to a tree, build, sparse and checkpatch each patch" },
 	{ "boot-test", cmd_boot_test, "boot base, patched and two-call kernels in qemu: checks and poll tax" },
+	{ "run", cmd_run, "the whole job: scan, series, verify, boot-test, report; skips what is up to date" },
 	{ "report", cmd_report, "write a scan's report.html, one self-contained page" },
 	{ "progress", cmd_progress, "conversion progress across scans: table and chart" },
 	{ "cache", cmd_cache, "the cache's parts and their sizes; 'cache clean [PART]' removes them" },
