@@ -5,6 +5,8 @@
  *   series_build.c  series_build(): the scratch tree, the infrastructure
  *                   patch, the conversions planned, grouped per MAINTAINERS
  *                   section and committed
+ *   series_apply.c  series_apply(): the plans applied before the commits,
+ *                   in parallel where they share no file
  *   series_post.c   series_post(): the commits split into postings, git
  *                   format-patch, To:/Cc:, cover letters, README.md and
  *                   series.json, the output directory replaced at once;
@@ -80,6 +82,15 @@ struct series_run {
  * committed.  Dies on failure (exit codes as "polltax series" documents).
  */
 void series_build(struct series_run *r, const struct series_opts *o, const struct tree *t);
+/*
+ * Apply every plan of R's groups to the scratch tree (series_apply.c):
+ * plans that share no file in parallel worker processes, those that do
+ * in one worker in the series' order.  Each plan gets "applied" (true,
+ * or false with "apply_reason"), and what the application found
+ * ("export", "fops_macros").
+ */
+struct convert;
+void series_apply(struct series_run *r, struct convert *cv);
 /* The postings, README.md and series.json, and O->out replaced by them. */
 void series_post(struct series_run *r);
 void series_run_free(struct series_run *r);

@@ -331,7 +331,7 @@ static void push_head(struct series_run *r, char **commit)
 }
 
 /* Apply the plans of G and commit them. */
-static void commit_group(struct series_run *r, struct convert *cv, struct series_group *g)
+static void commit_group(struct series_run *r, struct series_group *g)
 {
 	const struct series_opts *o = r->o;
 	struct strvec files = STRVEC_INIT, argvv = STRVEC_INIT, pollfiles = STRVEC_INIT;
@@ -339,15 +339,17 @@ static void commit_group(struct series_run *r, struct convert *cv, struct series
 	json_t *x;
 	size_t i;
 
-	series_progress(o, "converting %zu in %s", json_array_size(g->plans), g->section);
+	series_progress(o, "committing %zu in %s", json_array_size(g->plans), g->section);
 	json_array_foreach(g->plans, i, x) {
-		char *reason = NULL;
+		/* applied already, by series_apply() */
+		bool ok = json_is_true(json_object_get(x, "applied"));
 
-		if (convert_apply(cv, x, &reason) < 0) {
+		json_object_del(x, "applied");
+		if (!ok) {
 			json_object_set_new(x, "ok", json_false());
-			json_object_set_new(x, "reason", json_string(reason));
+			json_object_set(x, "reason", json_object_get(x, "apply_reason"));
+			json_object_del(x, "apply_reason");
 			json_array_append(r->refused, x);
-			free(reason);
 			continue;
 		}
 		json_object_set_new(x, "commands", plan_commands(x));
@@ -440,9 +442,10 @@ void series_build(struct series_run *r, const struct series_opts *o, const struc
 	cfg_open(&cfg, t, o->config, o->quiet);
 	convert_init(&cv, r->s.work, cocci_dir());
 	plan_groups(r, &cv, &cfg);
-	/* apply and commit, group by group */
+	/* apply (in parallel where the files are disjoint), then commit, group by group */
+	series_apply(r, &cv);
 	for (size_t k = 0; k < r->ngroups; k++)
-		commit_group(r, &cv, &r->groups[k]);
+		commit_group(r, &r->groups[k]);
 	convert_release(&cv);
 	cfg_close(&cfg);
 	free(name);
