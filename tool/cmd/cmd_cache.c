@@ -31,6 +31,7 @@ static const struct part {
 	{ "work", "the one import of each tree (series, verify, boot-test), their worktrees, verify's build" },
 	{ "infra", "scratch copies for the infrastructure patch (infra, series)" },
 	{ "kernel-scripts", "checkpatch.pl and get_maintainer.pl for a tree without them" },
+	{ "maintainers", "get_maintainer.pl's answers, by MAINTAINERS, script and input (series)" },
 	{ "boot", "boot-test kernels: worktrees of the import in work, builds (several GB)" },
 	{ "src", "unpacked linux-source trees (make check-linux, make reports)" },
 	{ "reports", "the scans of make reports" },

@@ -11,11 +11,67 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <xxhash.h>
+
+/* The bytes of REL (relative to WORK, or absolute) into H, after its name when NAMED (the path is part of the question). */
+static void hash_input(XXH64_state_t *h, const char *work, const char *rel, bool named)
+{
+	char *p = rel[0] == '/' ? xstrdup(rel) : path_join(work, rel), *text;
+	size_t len;
+
+	if (named)
+		XXH64_update(h, rel, strlen(rel) + 1);
+	if (read_file(p, &text, &len) == 0) {
+		/* a patch's first line is its commit's id, which get_maintainer.pl does not read */
+		const char *b = text;
+
+		if (!strncmp(text, "From ", 5) && strchr(text, '\n'))
+			b = strchr(text, '\n') + 1;
+		XXH64_update(h, b, len - (size_t)(b - text));
+		free(text);
+	}
+	free(p);
+}
+
+/*
+ * Where get_maintainer.pl's answer to these arguments is kept: its key
+ * hashes MAINTAINERS, the script, the arguments and the input file
+ * (keywords are matched in it), so that the answer is reused only for
+ * the same question.
+ */
+static char *answer_path(const struct maint *m, const char *a1, const char *a2)
+{
+	XXH64_state_t *h = XXH64_createState();
+	char *p;
+	unsigned long long k;
+
+	XXH64_reset(h, 0);
+	XXH64_update(h, m->no_tree ? "1" : "0", 1);
+	hash_input(h, m->work, "MAINTAINERS", false);
+	hash_input(h, m->work, "scripts/get_maintainer.pl", false);
+	/* "--sections -f FILE": the option and FILE's path and bytes; a patch: its bytes, wherever it is */
+	if (a2)
+		XXH64_update(h, a1, strlen(a1) + 1);
+	hash_input(h, m->work, a2 ? a2 : a1, a2 != NULL);
+	k = (unsigned long long)XXH64_digest(h);
+	XXH64_freeState(h);
+	p = xasprintf("%s/maintainers/%02llx/%016llx.txt", cache_root(), k >> 56, k);
+	return p;
+}
 
 static int get_maintainer(const struct maint *m, struct strbuf *out, const char *a1, const char *a2)
 {
 	struct strvec argv = STRVEC_INIT;
+	char *cached = answer_path(m, a1, a2), *text;
+	size_t len;
 	int rc;
+
+	if (read_file(cached, &text, &len) == 0) {
+		sb_add(out, text, len);
+		free(text);
+		free(cached);
+		return 0;
+	}
 
 	/* perl's hash order decides the order of what get_maintainer.pl prints */
 	setenv("PERL_HASH_SEED", "0", 1);
@@ -35,6 +91,9 @@ static int get_maintainer(const struct maint *m, struct strbuf *out, const char 
 		sv_push(&argv, a1);
 	}
 	rc = run_cmd((const char *const *)argv.v, m->work, out, true);
+	if (rc == 0)
+		cache_write(cached, out->buf ? out->buf : "", out->len);
+	free(cached);
 	sv_clear(&argv);
 	return rc;
 }
