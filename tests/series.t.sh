@@ -58,7 +58,7 @@ before=$(cd "$FIX" && find . -type f -newer "$SCAN/polltax.json" | wc -l)
 rc=$?
 [ $rc -eq 0 ] && r=ok || r=bad
 check "series runs on the fixture tree" $r "exit $rc: $(cat "$T/series.err")"
-n=$(ls "$T/out"/0[0-9][0-9][1-9]-*.patch 2>/dev/null | wc -l)
+n=$(ls "$T/out"/0[0-9][0-9][0-9]-*.patch 2>/dev/null | grep -vc /0000-cover-letter.patch)
 [ -f "$T/out/0000-cover-letter.patch" ] && [ -f "$T/out/README.md" ] && [ -f "$T/out/series.json" ] && [ "$n" -ge 2 ] &&
 	r=ok || r=bad
 check "cover letter, $n patches, README.md and series.json" $r "$(ls "$T/out")"
@@ -327,9 +327,14 @@ check "a review patch whose skipped path answers 'not ready' asks to confirm tha
 ready=$(jq -r '[.converted[].function] | join(",")' "$T/out/series.json")
 p=$(grep -l 'fixsmi_poll()' "$T/out"/0*.patch 2>/dev/null | grep -v cover | head -1)
 case ",$ready," in *,fixiof_poll,*|*,fixiow_poll,*|*,fixcec_poll,*) r=bad ;; *,fixsmi_poll,*) r=ok ;; *) r=bad ;; esac
-[ $r = ok ] && flat "$p" | grep -qF 'That is safe: the queue is a static object' || r=bad
+[ $r = ok ] && flat "$p" | grep -qF 'That is safe: the queue is a static object, never freed' || r=bad
 check "the ready series: the proven single-cond (fixsmi_poll) with why it is safe, no review one" $r \
 	"ready: $ready"
+p=$(grep -l 'fixline_req_poll()' "$T/out"/0*.patch 2>/dev/null | grep -v cover | head -1)
+flat "$p" | grep -qF 'That is safe: the queue is in a struct fixline_req, which only drivers/gpio/single-cond-own-object-release.c can name and which it frees only from ->release() or where the file is made' &&
+	! ls "$T/out"/0*.patch | grep -v /0000-cover-letter.patch | xargs grep -q 'fixlinr_req_poll()' && r=ok || r=bad
+check "the ready series: the single-cond whose object lives as long as the file, with the proof; not its twin" $r \
+	"$(sed -n '/^The queue/,/^Signed-off-by/p' "$p" 2>/dev/null)"
 cmp -s "$SCAN/refused.json" "$T/refused.before" && r=ok || r=bad
 check "series --review leaves the ready series' refused.json of the scan as it was" $r "refused.json changed"
 "$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --review -o "$T/review2" "$FIX" >/dev/null 2>&1

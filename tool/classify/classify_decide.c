@@ -454,6 +454,110 @@ static bool final_mask(const char *v)
 	return final;
 }
 
+/* The kinds of creation site whose function makes the file itself (not a registration: misc, cdev). */
+static const char *const file_making[] = { "open", "anon_inode_getfile", "anon_inode_getfd", "anon_inode_create_getfd",
+					   "anon_inode_create_getfile", "anon_inode_getfile_fmode", "alloc_file_pseudo",
+					   NULL };
+
+/* Does struct S live inside struct T (held by value, at any depth) of the file's LIFE facts? */
+static bool holds(json_t *structs, const char *t, const char *s, int depth)
+{
+	json_t *e;
+	size_t i;
+
+	if (depth > 8)
+		return true;	/* too deep to tell: count it as holding */
+	json_array_foreach(json_object_get(structs, t), i, e)
+		if (!strcmp(json_string_value(e), s) || holds(structs, json_string_value(e), s, depth + 1))
+			return true;
+	return false;
+}
+
+/*
+ * The lifetime half of the guard proof: the object holding the head, of
+ * struct S (the head's field key), lives as long as the file.  Proven
+ * when S is a struct only this file can name (defined in it: another
+ * file can neither free one by its type nor hold one inside its own
+ * objects), the file allocates nothing through devres (freed on unbind
+ * by no call), and every free in the file of an S, of a struct holding
+ * one, or of a void * is made from ->release() of the implementation's
+ * file_operations, from a function that makes the file (on its error
+ * paths, before the file exists), or from a static function only those
+ * call (never used as a value: a callback is called from anywhere).
+ * Else false, with *WHY the fact that is missing.
+ */
+static bool lifetime_proven(struct dec *d, const char *field, char **why)
+{
+	const char *file = d->p->fn->file, *dot = strrchr(field, '.');
+	json_t *life = fact_life(d->c, file), *structs = json_object_get(life, "structs");
+	json_t *allowed = json_object(), *e, *addr = json_object_get(life, "addr_taken");
+	char *s = dot ? xstrndup(field, (size_t)(dot - field)) : xstrdup("");
+	bool grew = true, ok = false;
+	const char *k;
+	size_t i;
+
+	*why = NULL;
+	if (!life) {
+		*why = xasprintf("the frees of %s's object (%s has no lifetime facts)", field, file);
+		goto out;
+	}
+	if (!*s || !json_object_get(structs, s)) {
+		*why = xasprintf("struct %s, which holds the queue, is not defined in %s: files that polltax does "
+				 "not read can free one", *s ? s : field, file);
+		goto out;
+	}
+	if (json_is_true(json_object_get(life, "devm"))) {
+		*why = xasprintf("%s allocates through devres (devm_*): an object freed on unbind, while a file "
+				 "may be open, is not excluded", file);
+		goto out;
+	}
+	for (size_t r = 0; r < d->p->ops.n; r++) {
+		struct ops_rec *o = d->p->ops.v[r];
+		struct member *m = o->assign ? NULL : member_named(o, "release");
+
+		if (m)
+			json_object_set_new(allowed, m->function, json_string("->release()"));
+	}
+	json_array_foreach(d->sites, i, e)
+		if (in_list(file_making, jstr(e, "kind")) && !strcmp(jstr(e, "file"), file))
+			json_object_set_new(allowed, jstr(e, "function"), json_string("where the file is made"));
+	while (grew) {
+		grew = false;
+		json_object_foreach(json_object_get(life, "callers"), k, e) {
+			json_t *c;
+			size_t j;
+			bool all = json_array_size(e) > 0 && !json_array_contains_str(addr, k);
+
+			if (json_object_get(allowed, k))
+				continue;
+			json_array_foreach(e, j, c)
+				all = all && json_object_get(allowed, json_string_value(c));
+			if (all) {
+				json_object_set_new(allowed, k, json_string("called only from those"));
+				grew = true;
+			}
+		}
+	}
+	json_array_foreach(json_object_get(life, "frees"), i, e) {
+		const char *t = jstr(e, "type"), *in = jstr(e, "in");
+
+		if (strcmp(t, s) && *t && !holds(structs, t, s, 0))
+			continue;
+		if (*in && json_object_get(allowed, in))
+			continue;
+		*why = xasprintf("%s is freed in %s%s (%s:%lld), which is neither ->release() nor where the file "
+				 "is made", !*t ? "a void *, which may be the object," : !strcmp(t, s) ? "the object" :
+				 "the struct holding it", *in ? in : "an initializer", *in ? "()" : "", file,
+				 json_integer_value(json_object_get(e, "line")));
+		goto out;
+	}
+	ok = true;
+out:
+	json_decref(allowed);
+	free(s);
+	return ok;
+}
+
 /*
  * The facts a review of a single-cond conversion rests on, into D->review
  * (polltax.json "review"): each path that returns before registering the
@@ -468,6 +572,7 @@ static void review_facts(struct dec *d, const char *hexpr)
 {
 	json_t *skips = json_array(), *missing = json_array(), *e;
 	const char *const lists[] = { "early_at", "guards" };
+	char *proof = NULL;
 	bool all_final = true;
 	size_t i;
 
@@ -493,15 +598,33 @@ static void review_facts(struct dec *d, const char *hexpr)
 							    hexpr));
 	/*
 	 * A static object is never freed while code that polls it can run
-	 * (a module's with the module, which the file's ->owner holds): the
-	 * one lifetime polltax proves.
+	 * (a module's with the module, which the file's ->owner holds);
+	 * another, when lifetime_proven() says so.
 	 */
-	if (strcmp(jstr(json_object_get(json_array_get(json_object_get(d->r, "heads"), 0), "base"), "k"), "global"))
-		json_array_append_new(missing, json_sprintf("the object holding %s lives as long as the file "
-							    "(freed only from ->release() or through a reference "
-							    "the file holds)", hexpr));
+	{
+		json_t *h0 = json_array_get(json_object_get(d->r, "heads"), 0);
+		const char *field = jstr(h0, "field");
+		char *why = NULL;
+
+		if (!strcmp(jstr(json_object_get(h0, "base"), "k"), "global")) {
+			proof = xstrdup("the queue is a static object, never freed while the file can be polled");
+		} else if (*field && lifetime_proven(d, field, &why)) {
+			proof = xasprintf("the queue is in a struct %.*s, which only %s can name and which it frees "
+					  "only from ->release() or where the file is made",
+					  (int)(strrchr(field, '.') - field), field, d->p->fn->file);
+		} else {
+			json_array_append_new(missing, json_sprintf("the object holding %s lives as long as the file "
+								    "(freed only from ->release() or through a "
+								    "reference the file holds)%s%s", hexpr,
+								    why ? ": " : "", why ? why : ""));
+		}
+		free(why);
+	}
 	d->review = json_pack("{s:o, s:o}", "skips", skips, "missing", missing);
+	if (proof && !json_array_size(missing))
+		json_object_set_new(d->review, "proof", json_string(proof));
 	d->proven = json_array_size(missing) == 0;
+	free(proof);
 }
 
 /* One head: single-dynamic, unknown, single-cond, or single-static / single-private. */
@@ -536,8 +659,8 @@ static enum step single_head(struct dec *d)
 				sb_addf(&d->v.reason, "%s%s", i ? "; " : "; not proven: ", json_string_value(m));
 			return STEP_DONE;
 		}
-		sb_adds(&d->v.reason, "; safe to convert all the same: the head is a static object, and every path "
-			"that skips it returns a final mask");
+		sb_addf(&d->v.reason, "; safe to convert all the same: %s, and every path that skips it returns a "
+			"final mask", jstr(d->review, "proof"));
 		return STEP_ON;
 	}
 	if (!strcmp(jstr(hb, "k"), "global"))

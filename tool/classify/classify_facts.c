@@ -327,6 +327,8 @@ static void load_sets(struct cx *c, json_t *tu, const char *file)
 			*smap_slot(&c->pollfree, json_string_value(v), NULL) = (void *)1;
 	if (json_array_size(json_object_get(tu, "errors")))
 		*smap_slot(&c->errors, file, NULL) = json_object_get(tu, "errors");
+	if (json_object_get(tu, "life"))
+		*smap_slot(&c->life, file, NULL) = json_object_get(tu, "life");
 }
 
 /* The member NAME of record O, or NULL. */
@@ -497,6 +499,11 @@ bool fact_pollfree(struct cx *c, const char *field)
 	return smap_get(&c->pollfree, field) != NULL;
 }
 
+json_t *fact_life(struct cx *c, const char *file)
+{
+	return smap_get(&c->life, file);
+}
+
 json_t *fact_errors(struct cx *c, const char *file)
 {
 	return smap_get(&c->errors, file);
@@ -562,6 +569,7 @@ void facts_free(struct cx *c)
 	smap_free(&c->def_file, NULL);
 	smap_free(&c->pollfree, NULL);
 	smap_free(&c->errors, NULL);
+	smap_free(&c->life, NULL);
 	smap_free(&c->field_sets, pl_free);
 	smap_free(&c->returns, NULL);
 	smap_free(&c->followed, NULL);

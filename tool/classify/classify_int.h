@@ -138,6 +138,7 @@ struct cx {
 	struct smap def_file;	/* name -> the first file that defines it (const char *) */
 	struct smap pollfree;	/* "struct.field" -> non-NULL */
 	struct smap errors;	/* file -> json_t array of its errors */
+	struct smap life;	/* file -> json_t: its "life" facts (FACTS.md) */
 	struct smap field_sets;	/* "struct.field" -> struct plist of struct field_set */
 	struct smap returns;	/* extern function name -> json_t: what its result is derived from */
 	struct smap followed;	/* "type.member" callbacks followed like helpers (not layers) */
@@ -162,6 +163,7 @@ const struct plist *fact_field_sets(struct cx *c, const char *field);
 json_t *fact_returns(struct cx *c, const char *name);
 bool fact_pollfree(struct cx *c, const char *field);
 json_t *fact_errors(struct cx *c, const char *file);
+json_t *fact_life(struct cx *c, const char *file);	/* NULL: none recorded */
 
 struct layer *layer_get(struct cx *c, const char *key);
 /* A new layer KEY (TYPE.MEMBER), at the end of the order. */

@@ -109,17 +109,6 @@ static bool is_static_def(const char *text, const char *fn)
 
 /* ---- planning ---- */
 
-static bool json_array_contains_str(json_t *a, const char *v)
-{
-	json_t *x;
-	size_t i;
-
-	json_array_foreach(a, i, x)
-		if (!strcmp(json_string_value(x), v))
-			return true;
-	return false;
-}
-
 static json_t *refuse(json_t *impl, char *reason)
 {
 	json_t *r = json_pack("{s:b, s:s, s:s, s:I, s:s, s:s}", "ok", 0, "function", jstr(impl, "function"), "file",

@@ -464,6 +464,7 @@ static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp
 	if (out) {
 		json_object_set_new(out, "field_sets", x.field_sets);
 		json_object_set_new(out, "returns", x.returns);
+		json_object_set_new(out, "life", life_facts(&x));
 		if (x.n_unit_files) {
 			/* a unity build: the .c files of the unit, which see each other's statics */
 			json_t *uf = json_array();

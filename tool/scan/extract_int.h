@@ -87,6 +87,9 @@ struct assign_scan {
 	bool address_taken;
 };
 
+/* extract_life.c: the "life" facts (FACTS.md) */
+json_t *life_facts(struct ectx *x);
+
 /* extract_cx.c */
 char *cxs(CXString s);
 enum CXChildVisitResult collect_cb(CXCursor c, CXCursor parent, CXClientData d);

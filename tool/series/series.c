@@ -277,9 +277,8 @@ static void review_paragraph(struct strbuf *para, json_t *p)
 		sb_adds(para, " without registering its queue; vfs_poll() now registers it on that path too.");
 	}
 	if (!json_array_size(missing)) {
-		sb_adds(para, "  That is safe: the queue is a static object, never freed while the file can be "
-			"polled, and that answer is final (an error or a hang-up), so nothing waits on the queue "
-			"for it.\n\n");
+		sb_addf(para, "  That is safe: %s, and that answer is final (an error or a hang-up), so nothing "
+			"waits on the queue for it.\n\n", jstr(rv, "proof"));
 		return;
 	}
 	sb_adds(para, "  polltax could not prove that safe.  To confirm before this is applied:");
