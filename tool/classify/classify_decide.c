@@ -479,7 +479,8 @@ static bool holds(json_t *structs, const char *t, const char *s, int depth)
  * when S is a struct only this file can name (defined in it: another
  * file can neither free one by its type nor hold one inside its own
  * objects), the file allocates nothing through devres (freed on unbind
- * by no call), and every free in the file of an S, of a struct holding
+ * by no call), an S (or a struct holding one) is allocated in the file,
+ * only where the file is made, and every free in the file of an S, of a struct holding
  * one, or of a void * is made from ->release() of the implementation's
  * file_operations, from a function that makes the file (on its error
  * paths, before the file exists), or from a static function only those
@@ -536,6 +537,28 @@ static bool lifetime_proven(struct dec *d, const char *field, char **why)
 				json_object_set_new(allowed, k, json_string("called only from those"));
 				grew = true;
 			}
+		}
+	}
+	/* made where the file is made: the object is the file's, not the device's (seen, not assumed) */
+	{
+		bool made = false;
+
+		json_array_foreach(json_object_get(life, "allocs"), i, e) {
+			const char *t = jstr(e, "type"), *in = jstr(e, "in");
+
+			if (strcmp(t, s) && !holds(structs, t, s, 0))
+				continue;
+			if (!*in || !json_object_get(allowed, in)) {
+				*why = xasprintf("struct %s is allocated in %s() (%s:%lld), not where the file is made",
+						 s, *in ? in : "an initializer", file,
+						 json_integer_value(json_object_get(e, "line")));
+				goto out;
+			}
+			made = true;
+		}
+		if (!made) {
+			*why = xasprintf("no allocation of struct %s is seen in %s, where the file is made", s, file);
+			goto out;
 		}
 	}
 	json_array_foreach(json_object_get(life, "frees"), i, e) {

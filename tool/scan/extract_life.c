@@ -9,6 +9,9 @@
  *               members hold by value (an object freed with its container)
  *   frees       each call of a free function: the function it is in and
  *               the struct its pointer argument points to ("" for void *)
+ *   allocs      each store into a struct pointer of what a call with
+ *               "alloc" in its name (kzalloc(), kvzalloc_noprof(), ...)
+ *               returned: the function it is in and the struct
  *   devm        the file allocates through devres (devm_*alloc(),
  *               devres_alloc()): freed on unbind, by no call of its own
  *   callers     for each function of the file, the functions of the file
@@ -35,7 +38,7 @@ static const struct {
 struct lctx {
 	struct ectx *x;
 	const char *fn;		/* the function being visited, NULL outside one */
-	json_t *structs, *frees, *callers, *ncalls, *nrefs;
+	json_t *structs, *frees, *allocs, *callers, *ncalls, *nrefs;
 	bool devm;
 };
 
@@ -111,6 +114,52 @@ static void note_call(struct lctx *l, CXCursor call)
 	free(name);
 }
 
+/* Does the expression E call, anywhere inside it, a function with "alloc" (or kmemdup) in its name? */
+static enum CXChildVisitResult find_alloc(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		char *n = cxs(clang_getCursorSpelling(c));
+		bool hit = strstr(n, "alloc") || strstr(n, "kmemdup");
+
+		free(n);
+		if (hit) {
+			*(bool *)d = true;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool calls_alloc(CXCursor e)
+{
+	bool hit = false;
+
+	if (clang_getCursorKind(e) == CXCursor_CallExpr)
+		find_alloc(e, e, &hit);
+	if (!hit)
+		clang_visitChildren(e, find_alloc, &hit);
+	return hit;
+}
+
+/* TARGET (a variable or an lvalue) of a struct pointer type gets VALUE: an allocation of that struct when VALUE calls one. */
+static void note_store(struct lctx *l, CXType target, CXCursor value, CXCursor at)
+{
+	CXType t = clang_getCanonicalType(target), p;
+	char *s;
+
+	if (t.kind != CXType_Pointer)
+		return;
+	p = clang_getCanonicalType(clang_getPointeeType(t));
+	if (p.kind != CXType_Record || !calls_alloc(value))
+		return;
+	s = cxs(clang_getCursorSpelling(clang_getTypeDeclaration(p)));
+	if (*s)
+		json_array_append_new(l->allocs, json_pack("{s:s, s:s, s:I}", "in", l->fn ? l->fn : "", "type", s,
+							   "line", (json_int_t)cursor_loc(at).line));
+	free(s);
+}
+
 static void note_struct(struct lctx *l, CXCursor s)
 {
 	char *name = cxs(clang_getCursorSpelling(s));
@@ -152,6 +201,16 @@ static enum CXChildVisitResult life_cb(CXCursor c, CXCursor parent, CXClientData
 	(void)parent;
 	if (k == CXCursor_CallExpr) {
 		note_call(l, c);
+	} else if (k == CXCursor_BinaryOperator || k == CXCursor_VarDecl) {
+		/* p = kzalloc(...), struct foo *p = kzalloc(...): the last child is the value */
+		struct cvec ch = children(c);
+
+		if (ch.n >= 1 && (k == CXCursor_VarDecl || ch.n == 2))
+			note_store(l, clang_getCursorType(k == CXCursor_VarDecl ? c : ch.c[0]), ch.c[ch.n - 1], c);
+		free(ch.c);
+	}
+	if (k == CXCursor_CallExpr) {
+		/* handled above */
 	} else if (k == CXCursor_DeclRefExpr) {
 		CXCursor r = clang_getCursorReferenced(c);
 
@@ -177,6 +236,7 @@ json_t *life_facts(struct ectx *x)
 
 	l.structs = json_object();
 	l.frees = json_array();
+	l.allocs = json_array();
 	l.callers = json_object();
 	l.ncalls = json_object();
 	l.nrefs = json_object();
@@ -199,8 +259,8 @@ json_t *life_facts(struct ectx *x)
 	json_object_foreach(l.nrefs, k, v)
 		if (json_integer_value(v) > json_integer_value(json_object_get(l.ncalls, k)))
 			json_array_append_new(addr, json_string(k));
-	out = json_pack("{s:o, s:o, s:b, s:o, s:o}", "structs", l.structs, "frees", l.frees, "devm", l.devm,
-			"callers", l.callers, "addr_taken", addr);
+	out = json_pack("{s:o, s:o, s:o, s:b, s:o, s:o}", "structs", l.structs, "frees", l.frees, "allocs",
+			l.allocs, "devm", l.devm, "callers", l.callers, "addr_taken", addr);
 	json_decref(l.ncalls);
 	json_decref(l.nrefs);
 	return out;

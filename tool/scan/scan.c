@@ -40,7 +40,7 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "19"
+#define FACTS_VERSION "20"
 
 /*
  * The facts of file REL that unit U recorded (borrowed), or NULL with *WHY
