@@ -32,6 +32,9 @@ r=bad
 	grep -q '^polltax run: \[3/3\] verify: done' "$T/run1.err" && r=ok
 check "run --until verify: scan, series and verify into one directory, run.json records them" $r \
 	"exit $rc: $(tail -5 "$T/run1.err")"
+[ "$(jq -r '.stages.series.finished > .stages.scan.finished and .stages.verify.finished > .stages.series.finished' out/run.json)" = true ] &&
+	r=ok || r=bad
+check "run.json: each stage's time is when it finished (series after scan, verify after series)" $r "$(cat out/run.json)"
 [ -s "$T/run1.out" ] && r=bad || r=ok
 check "the stages' tables go to stderr, with the progress; stdout stays empty" $r "$(head -3 "$T/run1.out")"
 

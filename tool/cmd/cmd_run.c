@@ -429,13 +429,14 @@ static int stage(struct run *r, enum stage s)
 	{
 		struct strvec av = STRVEC_INIT;
 		char when[32];
-		time_t t = time(NULL);
+		time_t t;
 
 		stage_argv(&av, r, s);
 		fprintf(stderr, "polltax run: [%d/%d] %s ...\n", s + 1, n, stage_names[s]);
 		t0 = now_s();
 		rc = spawn(&av);
 		sv_clear(&av);
+		t = time(NULL);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&t));
 		if (rc == 0)
 			json_object_set_new(json_object_get(r->state, "stages"), stage_names[s],
