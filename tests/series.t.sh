@@ -337,6 +337,13 @@ check "the ready series: the single-cond whose object lives as long as the file,
 	"$(sed -n '/^The queue/,/^Signed-off-by/p' "$p" 2>/dev/null)"
 cmp -s "$SCAN/refused.json" "$T/refused.before" && r=ok || r=bad
 check "series --review leaves the ready series' refused.json of the scan as it was" $r "refused.json changed"
+p=$(grep -l 'fixmon_poll()' "$T/review"/0*.patch 2>/dev/null | grep -v cover | head -1)
+r=bad
+[ -n "$p" ] && ! grep -q '^+[[:space:]]*{}[[:space:]]*$' "$T/review"/0*.patch &&
+	sed -n '/^-static __poll_t fixmon_poll/,/^ }/p' "$p" | grep -q '^-	if (file->f_mode & FMODE_READ)$' &&
+	"$POLLTAX" verify -q "$T/review" "$FIX" >"$T/review-verify.out" 2>&1 && r=ok
+check "a review conversion of a poll_wait() under a condition drops the whole if, and the posting passes verify" $r \
+	"$(sed -n '/^diff/,$p' "$p" 2>/dev/null | head -30); $(tail -5 "$T/review-verify.out" 2>/dev/null)"
 "$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" --review -o "$T/review2" "$FIX" >/dev/null 2>&1
 diff -r "$T/review" "$T/review2" >/dev/null && r=ok || r=bad
 check "series --review twice: byte-identical" $r "$(diff -r "$T/review" "$T/review2" | head -5)"

@@ -10,6 +10,7 @@
 #include "cfacts.h"
 #include "headexpr.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,7 +244,31 @@ bool blank(const char *l)
 	return l && l[strspn(l, " \t")] == '\0';
 }
 
-/* Blank lines the removal of poll_wait() left: after "{", before "}", doubled. */
+/* Is L "if (COND)" alone, COND calling nothing (no "name(" in it)? */
+static bool bare_if(const char *l)
+{
+	const char *p = l + strspn(l, " \t"), *c;
+	size_t n;
+
+	if (strncmp(p, "if (", 4))
+		return false;
+	n = strlen(p);
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (n < 5 || p[n - 1] != ')')
+		return false;
+	for (c = p + 4; c < p + n - 1; c++)
+		if (*c == '(' && c > p + 4 && (isalnum((unsigned char)c[-1]) || c[-1] == '_'))
+			return false;	/* a call: its side effects stay */
+	return true;
+}
+
+/*
+ * Blank lines the removal of poll_wait() left: after "{", before "}",
+ * doubled; and "if (COND)" over the empty "{}" spatch leaves where a
+ * poll_wait() was the whole branch (a conditional registration, of a
+ * single-cond under review), when COND calls nothing.
+ */
 char *tidy_body(const char *text, const char *old_text, const char *old_fn, const char *fn)
 {
 	size_t s, e, os, oe, n;
@@ -264,16 +289,30 @@ char *tidy_body(const char *text, const char *old_text, const char *old_fn, cons
 	v = split_lines(text, &n);
 	first = cfacts_line_of(text, s) - 1;
 	last = cfacts_line_of(text, e - 1) - 1;
+	for (int i = first + 2; i < last; i++) {
+		const char *t = v[i] ? v[i] + strspn(v[i], " \t") : "";
+
+		if (v[i - 1] && !strcmp(t, "{}") && bare_if(v[i - 1]) &&
+		    (i + 1 >= last || !v[i + 1] || strncmp(v[i + 1] + strspn(v[i + 1], " \t"), "else", 4))) {
+			free(v[i - 1]);
+			free(v[i]);
+			v[i - 1] = v[i] = NULL;
+		}
+	}
 	for (int i = first + 1; i < last; i++) {
-		if (!blank(v[i]))
+		int nx = i + 1;	/* the next line left */
+
+		while (nx < last && !v[nx])
+			nx++;
+		if (!v[i] || !blank(v[i]))
 			continue;
 		if (i == first + 1 && !had_lead && !strcmp(v[first] + strlen(v[first]) - 1, "{")) {
 			free(v[i]);
 			v[i] = NULL;
-		} else if (!had_double && i + 1 < last && blank(v[i + 1])) {
+		} else if (!had_double && nx < last && blank(v[nx])) {
 			free(v[i]);
 			v[i] = NULL;
-		} else if (i + 1 == last) {
+		} else if (nx == last) {
 			free(v[i]);
 			v[i] = NULL;
 		}
