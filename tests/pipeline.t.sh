@@ -23,6 +23,12 @@ mkdir -p "$T"
 cp -a "$TOP/tests/fixtures/tree" "$T/linux"
 cd "$T" || exit 1
 
+# 0. --dry-run on a new output directory: every stage would run, nothing is made but run.json's directory
+"$POLLTAX" run --dry-run --signoff "$ID" -o fresh linux >/dev/null 2>"$T/dry0.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c ': would run' "$T/dry0.err")" -eq 5 ] && [ ! -e fresh/scan ] && r=ok || r=bad
+check "--dry-run on a new directory: the five stages would run, none ran" $r "exit $rc: $(cat "$T/dry0.err")"
+
 # 1. every stage up to verify, paths as typed
 "$POLLTAX" run --signoff "$ID" --until verify -o out linux >"$T/run1.out" 2>"$T/run1.err"
 rc=$?

@@ -405,6 +405,12 @@ static int stage(struct run *r, enum stage s)
 	int n = (int)r->until + 1, rc;
 	double t0;
 
+	if (!key && r->dry) {
+		fprintf(stderr, "polltax run: [%d/%d] %s: would run (after the stages before it)\n", s + 1, n,
+			stage_names[s]);
+		free(outp);
+		return 0;
+	}
 	if (!key) {
 		/* a stage before it was skipped by --until in an earlier run, or its output removed */
 		fprintf(stderr, "polltax run: [%d/%d] %s: cannot run, what it reads is missing (run the stages "
