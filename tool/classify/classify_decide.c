@@ -454,10 +454,11 @@ static bool final_mask(const char *v)
 	return final;
 }
 
-/* The kinds of creation site whose function makes the file itself (not a registration: misc, cdev). */
-static const char *const file_making[] = { "open", "anon_inode_getfile", "anon_inode_getfd", "anon_inode_create_getfd",
-					   "anon_inode_create_getfile", "anon_inode_getfile_fmode", "alloc_file_pseudo",
-					   NULL };
+/* A creation site whose function makes the file itself: ->open, or a call that returns the file or its fd (not a registration: misc, cdev). */
+static bool makes_file(const char *kind)
+{
+	return !strcmp(kind, "open") || in_list(file_returning, kind) || in_list(fd_returning, kind);
+}
 
 /* Does struct S live inside struct T (held by value, at any depth) of the file's LIFE facts? */
 static bool holds(json_t *structs, const char *t, const char *s, int depth)
@@ -520,7 +521,7 @@ static bool lifetime_proven(struct dec *d, const char *field, char **why)
 			json_object_set_new(allowed, m->function, json_string("->release()"));
 	}
 	json_array_foreach(d->sites, i, e)
-		if (in_list(file_making, jstr(e, "kind")) && !strcmp(jstr(e, "file"), file))
+		if (makes_file(jstr(e, "kind")) && !strcmp(jstr(e, "file"), file))
 			json_object_set_new(allowed, jstr(e, "function"), json_string("where the file is made"));
 	while (grew) {
 		grew = false;
@@ -587,9 +588,9 @@ out:
  * head (early_at, and the NULL tests that do not hold), whether it hands
  * back a final mask, and the facts that are not proven.  A conversion
  * registers the head on those paths too (vfs_poll() does it before
- * ->poll_mask()): that is safe only if the head's object is still there
- * and the path's answer is final.  polltax does not prove the first (the
- * frees of the object are not analysed), so single-cond stays review.
+ * ->poll_mask()): that is safe only if the path's answer is final and the
+ * head's object is still there (a static one, or lifetime_proven()).
+ * D->proven when nothing is missing; else single-cond stays review.
  */
 static void review_facts(struct dec *d, const char *hexpr)
 {
@@ -807,6 +808,18 @@ static void convertible(struct dec *d)
 	json_decref(plan);
 }
 
+/* The first use of the poll_table beyond poll_wait() (poll_requested_events() aside), or NULL. */
+static json_t *pt_used_beyond(struct dec *d)
+{
+	json_t *u;
+	size_t i;
+
+	json_array_foreach(json_object_get(d->r, "pt_uses"), i, u)
+		if (strcmp(jstr(u, "what"), "poll_requested_events"))
+			return u;
+	return NULL;
+}
+
 /*
  * The plan of a single-cond conversion, for "polltax series --review":
  * where it would set f_poll_head, as for a yes (convertible()), without
@@ -816,47 +829,36 @@ static void convertible(struct dec *d)
 static void review_plan(struct dec *d)
 {
 	size_t len = d->v.reason.len;
-	json_t *u;
-	size_t i;
+	char *fact = NULL;
 
-	json_array_foreach(json_object_get(d->r, "pt_uses"), i, u)
-		if (strcmp(jstr(u, "what"), "poll_requested_events"))
-			return;
+	if (pt_used_beyond(d))
+		return;
 	convertible(d);
 	if (strcmp(d->v.conv, "yes")) {
-		/* the open path's missing fact joins the review's */
-		char *why = xstrdup(d->v.reason.buf + len + 2);
-
-		json_array_append_new(json_object_get(d->review, "missing"),
-				      json_sprintf("an open path that can set f_poll_head (%s)", why));
-		free(why);
+		/* the open path's missing fact joins the review's, and the reason */
+		fact = xasprintf("an open path that can set f_poll_head (%s)", d->v.reason.buf + len + 2);
+		json_array_append_new(json_object_get(d->review, "missing"), json_string(fact));
 		json_decref(d->plan_out);
 		d->plan_out = NULL;
 	}
 	d->v.reason.len = len;
 	d->v.reason.buf[len] = 0;
-	if (!d->plan_out)
-		sb_addf(&d->v.reason, "; %s", json_string_value(json_array_get(json_object_get(d->review, "missing"),
-									      json_array_size(json_object_get(d->review, "missing")) - 1)));
+	if (fact)
+		sb_addf(&d->v.reason, "; %s", fact);
+	free(fact);
 	d->v.conv = "review";
 }
 
 /* A poll_table used beyond poll_wait() makes a conversion a review; a lower layer converts nothing. */
 static void pt_check(struct dec *d)
 {
-	json_t *u;
-	size_t i;
+	json_t *u = pt_used_beyond(d);
 
-	json_array_foreach(json_object_get(d->r, "pt_uses"), i, u) {
-		if (!strcmp(jstr(u, "what"), "poll_requested_events"))
-			continue;
-		if (!strcmp(d->v.conv, "yes") || !strcmp(d->v.conv, "needs-open")) {
-			d->v.conv = "review";
-			sb_addf(&d->v.reason, "; the poll_table is also used (%s at %s:%lld)",
-				!strcmp(jstr(u, "what"), "other") ? "beyond poll_wait" : jstr(u, "what"),
-				jstr(u, "file"), json_integer_value(json_object_get(u, "line")));
-		}
-		break;
+	if (u && (!strcmp(d->v.conv, "yes") || !strcmp(d->v.conv, "needs-open"))) {
+		d->v.conv = "review";
+		sb_addf(&d->v.reason, "; the poll_table is also used (%s at %s:%lld)",
+			!strcmp(jstr(u, "what"), "other") ? "beyond poll_wait" : jstr(u, "what"), jstr(u, "file"),
+			json_integer_value(json_object_get(u, "line")));
 	}
 	if (!d->is_root) {
 		/* a lower layer has no ->poll_mask to convert to */

@@ -102,6 +102,8 @@ struct run {
 	enum stage until, from;
 	json_t *state;			/* run.json */
 	XXH64_hash_t tree_fp;
+	char exe[4096];			/* this polltax, which runs each stage */
+	XXH64_hash_t exe_hash;		/* its bytes: a new build may classify, convert or test otherwise */
 };
 
 static int stage_named(const char *opt, const char *name)
@@ -223,12 +225,26 @@ static bool hash_patches(XXH64_state_t *h, const char *series_dir)
 	return ok;
 }
 
+/* R->exe, this polltax (each stage runs it), and R->exe_hash, its bytes: read once per run. */
+static void self_binary(struct run *r)
+{
+	ssize_t n = readlink("/proc/self/exe", r->exe, sizeof(r->exe) - 1);
+	XXH64_state_t *h = XXH64_createState();
+	bool ok;
+
+	r->exe[n > 0 ? n : 0] = '\0';
+	XXH64_reset(h, 0);
+	ok = n > 0 && hash_file(h, r->exe);
+	r->exe_hash = XXH64_digest(h);
+	XXH64_freeState(h);
+	if (!ok)
+		die("cannot read this polltax's own binary ('%s'): %s", r->exe, strerror(errno));
+}
+
 /* The key of stage S: NULL when an input it reads is missing (the stage before did not run). */
 static char *stage_key(struct run *r, enum stage s)
 {
 	XXH64_state_t *h = XXH64_createState();
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *series = path_join(r->out, "series"), *scan = path_join(r->out, "scan");
 	char *boot = path_join(r->out, "boot/boot-test.md");
 	bool ok = true;
@@ -236,9 +252,7 @@ static char *stage_key(struct run *r, enum stage s)
 
 	XXH64_reset(h, 0);
 	hash_str(h, stage_names[s]);
-	/* the polltax that runs it: a new build may classify, convert or test otherwise */
-	exe[n > 0 ? n : 0] = '\0';
-	ok = n > 0 && hash_file(h, exe);
+	XXH64_update(h, &r->exe_hash, sizeof(r->exe_hash));
 	XXH64_update(h, &r->tree_fp, sizeof(r->tree_fp));
 	/* only the options a stage is given (stage_argv()) */
 	if (s == ST_SERIES || s == ST_REPORT)
@@ -322,11 +336,7 @@ static void series_args(struct strvec *av, const struct run *r, bool tested)
 
 static void stage_argv(struct strvec *av, const struct run *r, enum stage s)
 {
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	exe[n > 0 ? n : 0] = '\0';
-	sv_push(av, exe);
+	sv_push(av, r->exe);
 	switch (s) {
 	case ST_SCAN:
 		sv_push(av, "scan");
@@ -510,6 +520,7 @@ int cmd_run(int argc, char **argv)
 	args_writable_dir(r.out, typed_out, "-o");
 	if (mkdir_p(r.out) < 0)
 		die("cannot create '%s': %s", typed_out, strerror(errno));
+	self_binary(&r);
 	{
 		double t0 = now_s();
 

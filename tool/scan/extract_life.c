@@ -208,9 +208,6 @@ static enum CXChildVisitResult life_cb(CXCursor c, CXCursor parent, CXClientData
 		if (ch.n >= 1 && (k == CXCursor_VarDecl || ch.n == 2))
 			note_store(l, clang_getCursorType(k == CXCursor_VarDecl ? c : ch.c[0]), ch.c[ch.n - 1], c);
 		free(ch.c);
-	}
-	if (k == CXCursor_CallExpr) {
-		/* handled above */
 	} else if (k == CXCursor_DeclRefExpr) {
 		CXCursor r = clang_getCursorReferenced(c);
 

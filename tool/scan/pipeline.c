@@ -99,25 +99,25 @@ void pipeline_record_refused(const char *scan_dir, json_t *scan, json_t *refused
 	json_decref(rec);
 }
 
-json_t *pipeline_convertible(json_t *scan)
+/* The implementations of SCAN whose "convertible" is CONV (and that have a plan, when PLANNED), in scan order. */
+static json_t *select_impls(json_t *scan, const char *conv, bool planned)
 {
 	json_t *out = json_array(), *x;
 	size_t i;
 
 	json_array_foreach(json_object_get(scan, "implementations"), i, x)
-		if (!strcmp(json_string_value(json_object_get(x, "convertible")) ?: "", "yes"))
+		if (!strcmp(json_string_value(json_object_get(x, "convertible")) ?: "", conv) &&
+		    (!planned || json_array_size(json_object_get(x, "plan"))))
 			json_array_append(out, x);
 	return out;
 }
 
+json_t *pipeline_convertible(json_t *scan)
+{
+	return select_impls(scan, "yes", false);
+}
+
 json_t *pipeline_reviewable(json_t *scan)
 {
-	json_t *out = json_array(), *x;
-	size_t i;
-
-	json_array_foreach(json_object_get(scan, "implementations"), i, x)
-		if (!strcmp(json_string_value(json_object_get(x, "convertible")) ?: "", "review") &&
-		    json_array_size(json_object_get(x, "plan")))
-			json_array_append(out, x);
-	return out;
+	return select_impls(scan, "review", true);
 }
