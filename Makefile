@@ -57,13 +57,19 @@ $(POLLTAX): $(OBJS)
 BUILD_PKGS := gcc make libclang-dev libjansson-dev libxxhash-dev libtcmalloc-minimal4 coccinelle
 RUN_PKGS   := coccinelle flex bison bc libelf-dev libssl-dev git
 TEST_PKGS  := sparse clang strace
+# ARCHES: the other architectures for the files x86 does not build ('polltax
+# scan --arch'): 'make run KERNEL=... ARCHES=all'; the reports and
+# check-linux use all of them.  Each needs Debian's cross compiler.
+ARCHES     ?=
+CROSS_PKGS := gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
 deps-build:
 	@tool/ensure-packages $(BUILD_PKGS)
 deps: deps-build
 	@tool/ensure-packages $(RUN_PKGS)
 
 run: deps all
-	$(POLLTAX) scan -j $(JOBS) -o $(OUT) $(KERNEL)
+	$(if $(ARCHES),@tool/ensure-packages $(CROSS_PKGS))
+	$(POLLTAX) scan -j $(JOBS) $(if $(ARCHES),--arch $(ARCHES)) -o $(OUT) $(KERNEL)
 	@echo
 	@cat $(OUT)/summary.md
 
@@ -75,11 +81,11 @@ test: deps all
 # series (REPORT_BASE, tool/mk/report.mk) as far as CI's time allows;
 # check-linux-base: the full run (verify and boot test too) on the base.
 check-linux: deps all
-	@tool/ensure-packages linux-source-$(LINUX_VER) linux-source-$(REPORT_BASE)
+	@tool/ensure-packages linux-source-$(LINUX_VER) linux-source-$(REPORT_BASE) $(CROSS_PKGS)
 	@sh tests/check-linux.sh $(POLLTAX) $(LINUX_VER) $(CACHE) $(REPORT_BASE)
 
 check-linux-base: deps all
-	@tool/ensure-packages linux-source-$(REPORT_BASE)
+	@tool/ensure-packages linux-source-$(REPORT_BASE) $(CROSS_PKGS)
 	@sh tests/check-linux.sh $(POLLTAX) $(REPORT_BASE) $(CACHE)
 
 bench: deps all

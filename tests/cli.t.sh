@@ -47,6 +47,14 @@ usage "an unknown option is named by its command" "polltax scan: unrecognized op
 grep -qxF "usage: polltax scan [options] KERNEL_DIR" "$D/u.err" && grep -qF "'polltax scan --help' tells more" "$D/u.err" &&
 	r=ok || r=bad
 check "usage: the usage line and where the help is" $r "$(cat "$D/u.err")"
+usage "scan --arch of no architecture names the ones it knows" \
+	"polltax: fatal: --arch: 'sparc' is not one of powerpc,s390,arm64,arm (or all)" scan --arch sparc "$FIX"
+usage "series --arch x86: x86 is always the first" \
+	"polltax: fatal: --arch: 'x86' is not one of powerpc,s390,arm64,arm (or all): x86 is always scanned first" \
+	series --arch powerpc,x86 -o "$D/arch" "$FIX"
+usage "scan --arch without a kernel build (compile_flags.txt): refused" \
+	"polltax: fatal: --arch needs a kernel build of the tree, but its flags come from compile_flags.txt" \
+	scan --arch all -o "$D/arch" "$FIX"
 
 "$POLLTAX" help scan >"$D/help.out" 2>&1 && "$POLLTAX" scan --help >"$D/help2.out" 2>&1 &&
 	cmp -s "$D/help.out" "$D/help2.out" && grep -q '^usage: polltax scan' "$D/help.out" && r=ok || r=bad

@@ -6,6 +6,7 @@
 #     get_maintainer.pl), README.md and series.json, and never writes into
 #     the tree;
 #   - the same input gives byte-identical output;
+#   - verify builds the users of an ops macro a patch changes in a header;
 #   - verify applies every patch in a scratch tree, compiles the touched
 #     files with gcc -Werror and sparse before and after each one, runs
 #     checkpatch --strict: all pass;
@@ -114,6 +115,14 @@ rc=$?
 [ -f "$T/verify.md" ] || r=bad
 check "verify: git am, gcc -Werror, sparse, checkpatch --strict on every patch" $r \
 	"exit $rc: $(cat "$T/verify.out" "$T/verify.err")"
+# the drm patch changes DRM_GEM_FOPS in include/drm/drm_gem.h: verify builds
+# its users too (series.json names them), which the patch does not touch
+users=$(grep -l '^DEFINE_DRM_GEM_FOPS(' $(find "$FIX/drivers" -name '*.c') | wc -l)
+touched=$(grep -c '^+++ b/.*\.c$' "$T"/out/0*-drm-*.patch)
+built=$(sed -n 's/^| [0-9]* | [^|]*-drm-[^|]* | ok | ok \([0-9]*\) files\{0,1\}.*/\1/p' "$T/verify.out")
+[ "${built:-0}" -eq $((users + touched)) ] && [ "$users" -gt 0 ] && r=ok || r=bad
+check "verify: the drm patch builds the $users users of the ops macro it changes, not only its $touched .c file" $r \
+	"built ${built:-?} files: $(grep -- '-drm-' "$T/verify.out")"
 
 # 4. the whole tree with the series applied still checks
 rm -rf "$T/applied" && cp -R "$FIX" "$T/applied"

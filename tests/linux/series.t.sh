@@ -16,6 +16,9 @@
 #     issue's bar, which polltax reaches on 6.12; the cover letter lists
 #     every refusal);
 #   - no posting has more than 15 patches;
+#   - the files only another architecture builds (the scan's --arch) are
+#     converted, their patches say ARCH=, and verify builds them with
+#     that architecture's cross compiler;
 #   - verify: every patch applies with git am, its objects build with
 #     allmodconfig, sparse adds no warning, checkpatch --strict has no
 #     error and no warning (not with VERIFY=0: check-linux's base
@@ -73,6 +76,21 @@ for d in "$S" "$S"/posting-*; do
 done
 check "series: at most 15 patches per posting" $r "a posting has more than 15 patches"
 
+# the scan was made with --arch all (tests/check-linux.sh): a file only
+# another architecture builds is converted, and its commit message says
+# how it was build-tested (make ARCH=... CROSS_COMPILE=...)
+jq -r '.converted[] | ((.arch_built // []) + (.built_alone // []))[] | select(.arch != "x86") | "\(.file) \(.arch)"' \
+	"$S/series.json" 2>/dev/null | sort -u >"$OUT/series-arch.txt"
+narch=$(wc -l <"$OUT/series-arch.txt")
+miss=
+while read -r f a; do
+	grep -l "^+++ b/$f\$" "$S"/0*.patch "$S"/posting-*/0*.patch 2>/dev/null | xargs -r grep -l "ARCH=$a CROSS_COMPILE=" |
+		grep -q . || miss="$miss $f"
+done <"$OUT/series-arch.txt"
+[ "$narch" -gt 0 ] && [ -z "$miss" ] && r=ok || r=bad
+check "series: $narch files only another architecture builds are converted, their patches say ARCH=" $r \
+	"$narch such files; no ARCH= in the patch of:$miss"
+
 refused=$(sed -n 's/.*; \([0-9]*\) refused by the conversion.*/\1/p' "$S/README.md" 2>/dev/null)
 echo "check-linux: linux-$full: ${conv:-0} implementations converted, ${refused:-?} refused (see $S/0000-cover-letter.patch)"
 if [ "${VERIFY:-1}" = 0 ]; then
@@ -87,5 +105,9 @@ cat "$OUT/verify.out"
 [ $rc -eq 0 ] && r=ok || r=bad
 check "verify: git am, allmodconfig build, sparse, checkpatch --strict on every patch" $r \
 	"exit $rc: $(grep 'FAIL' "$OUT/verify.out" | head -n 5)"
+nx=$(grep -c '(ARCH=[a-z0-9,]*)' "$OUT/verify.out")
+[ "$nx" -gt 0 ] && grep -q 'and for the files only they build, ARCH=' "$OUT/verify.out" && r=ok || r=bad
+check "verify: $nx patches built (also) with another architecture's cross compiler" $r \
+	"no patch built with ARCH=: $(tail -n 1 "$OUT/verify.out")"
 
 echo "RESULT $passed $failed"

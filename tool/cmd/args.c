@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "args.h"
+#include "lib/arch.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -68,6 +69,16 @@ int args_jobs(const char *arg)
 	if (end == arg || *end || n < 1 || n > 1024)
 		die_code(EXIT_USAGE, "-j takes a number from 1 to 1024, not '%s'", arg);
 	return (int)n;
+}
+
+const char *args_arches(const char *arg)
+{
+	const struct arch_info *as[ARCH_MAX];
+	char *err;
+
+	if (arch_parse(arg, as, &err) < 0)
+		die_code(EXIT_USAGE, "%s", err);
+	return arg;
 }
 
 int args_check(const char *usage, int argc, char **argv, int first, const char *names)

@@ -21,6 +21,8 @@
 int args_check(const char *usage, int argc, char **argv, int first, const char *names);
 /* The value of -j N: a number from 1 to 1024, or dies with EXIT_USAGE naming ARG. */
 int args_jobs(const char *arg);
+/* --arch LIST, checked (lib/arch.h): ARG itself, or dies with EXIT_USAGE. */
+const char *args_arches(const char *arg);
 /*
  * --help: USAGE on stdout, each "~/.cache/polltax" in it shown as
  * $XDG_CACHE_HOME/polltax when that is set (the cache this run uses);

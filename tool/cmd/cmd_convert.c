@@ -110,7 +110,7 @@ int cmd_convert(int argc, char **argv)
 		die_code(EXIT_TOOL, "spatch not found (apt-get install coccinelle)");
 	tree_open(&t, argv[optind]);
 	refuse_inside_tree(output, typed_out, "-o", false, t.root);
-	scan = pipeline_scan(&t, scan_dir, NULL, quiet);
+	scan = pipeline_scan(&t, scan_dir, NULL, NULL, quiet);
 	impls = pipeline_convertible(scan);
 
 	/* plan on the tree itself (read only) */

@@ -75,7 +75,7 @@ static json_t *kbuild_facts(const struct flags *f, const struct tree *t, struct 
 }
 
 static const char usage[] =
-"usage: polltax facts [--kbuild | --maintainers] KERNEL_DIR FILE...\n"
+"usage: polltax facts [--kbuild | --maintainers] [--arch LIST] KERNEL_DIR FILE...\n"
 "\n"
 "Print the facts the analyzer extracts from each FILE as JSON: function\n"
 "summaries, ops initializers, creation sites.  For debugging a verdict;\n"
@@ -92,6 +92,9 @@ static const char usage[] =
 "      --maintainers  the MAINTAINERS section of each FILE, as 'polltax scan'\n"
 "                records it (\"section\" in polltax.json): FILE, a tab, the\n"
 "                section (empty when only THE REST claims it), a line each\n"
+"      --arch LIST    other architectures, as 'polltax scan --arch': a FILE\n"
+"                x86's configuration does not build is parsed with the flags\n"
+"                of the first of them whose configuration does\n"
 "  -h, --help    this text\n"
 "\n"
 "exit status: 0 done, 2 usage, 1 a FILE the configuration does not compile\n"
@@ -127,6 +130,7 @@ int cmd_facts(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "kbuild", no_argument, NULL, 'k' },
 		{ "maintainers", no_argument, NULL, 'm' },
+		{ "arch", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -138,6 +142,7 @@ int cmd_facts(int argc, char **argv)
 		switch (c) {
 		case 'k': kb = true; break;
 		case 'm': mt = true; break;
+		case 'A': po.arches = args_arches(optarg); break;
 		case 'h': return args_help(usage);
 		default: return args_bad_option(usage);
 		}

@@ -68,6 +68,9 @@ static const char usage[] =
 "                         user.name and user.email)\n"
 "      --config TARGET    the configuration series and verify build (default:\n"
 "                         allmodconfig)\n"
+"      --arch LIST        other architectures for the files x86 does not build\n"
+"                         (powerpc, s390, arm64, arm, or all: see 'polltax scan\n"
+"                         --help'); the series and verify follow the scan\n"
 "      --until STAGE      stop after STAGE: scan, series, verify, boot-test\n"
 "                         or report (the default: every stage)\n"
 "      --from STAGE       run STAGE and those after it even if their inputs\n"
@@ -96,7 +99,7 @@ struct run {
 	const char *root;		/* the tree (real path) */
 	const char *kernel;		/* as typed */
 	const char *out;		/* DIR, absolute */
-	const char *signoff, *config;
+	const char *signoff, *config, *arches;
 	int jobs;
 	bool quiet, dry;
 	enum stage until, from;
@@ -261,6 +264,7 @@ static char *stage_key(struct run *r, enum stage s)
 		hash_str(h, r->config);
 	switch (s) {
 	case ST_SCAN:
+		hash_str(h, r->arches);
 		break;
 	case ST_SERIES:
 		ok = ok && hash_scan(h, scan);
@@ -344,6 +348,8 @@ static void stage_argv(struct strvec *av, const struct run *r, enum stage s)
 		sv_pushf(av, "--jobs=%d", r->jobs);
 		if (r->config)
 			sv_pushf(av, "--config=%s", r->config);
+		if (r->arches)
+			sv_pushf(av, "--arch=%s", r->arches);
 		sv_pushf(av, "--output=%s/scan", r->out);
 		sv_push(av, r->root);
 		break;
@@ -476,6 +482,7 @@ int cmd_run(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "signoff", required_argument, NULL, 'S' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "arch", required_argument, NULL, 'A' },
 		{ "until", required_argument, NULL, 'u' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -495,6 +502,7 @@ int cmd_run(int argc, char **argv)
 		case 'o': typed_out = optarg; break;
 		case 'S': r.signoff = optarg; break;
 		case 'c': r.config = optarg; break;
+		case 'A': r.arches = args_arches(optarg); break;
 		case 'u': r.until = stage_named("--until", optarg); break;
 		case 'f': r.from = stage_named("--from", optarg); break;
 		case 'n': r.dry = true; break;

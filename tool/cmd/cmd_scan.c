@@ -45,6 +45,12 @@ static const char usage[] =
 "                       directory above with Makefile, Kconfig and MAINTAINERS)\n"
 "      --config TARGET  configuration to prepare (default: allmodconfig)\n"
 "      --build DIR      prepared build directory to use (O=)\n"
+"      --arch LIST      other architectures for the files x86's configuration\n"
+"                       does not build: powerpc, s390, arm64, arm, comma-\n"
+"                       separated, or 'all'.  Each is prepared in the cache\n"
+"                       with its Debian cross compiler (gcc-powerpc64le-linux-\n"
+"                       gnu, ...) and such a file is parsed with the flags of\n"
+"                       the first one whose configuration builds it\n"
 "      --no-cache       read no cached result: parse every file and give it to\n"
 "                       Coccinelle again (the entries are written anew)\n"
 "      --no-cocci       skip the Coccinelle second opinion\n"
@@ -139,6 +145,7 @@ int cmd_scan(int argc, char **argv)
 		{ "only-dir", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "build", required_argument, NULL, 'b' },
+		{ "arch", required_argument, NULL, 'A' },
 		{ "no-cache", no_argument, NULL, 'n' },
 		{ "no-cocci", no_argument, NULL, 'N' },
 		{ "no-pch", no_argument, NULL, 'P' },
@@ -168,6 +175,7 @@ int cmd_scan(int argc, char **argv)
 		case 'd': only = optarg; break;
 		case 'c': o.prep.config = optarg; break;
 		case 'b': o.prep.build = optarg; break;
+		case 'A': o.prep.arches = args_arches(optarg); break;
 		case 'n': o.no_cache = true; break;
 		case 'N': o.no_cocci = true; break;
 		case 'P': o.no_pch = true; break;

@@ -60,6 +60,11 @@ static const char usage[] =
 "      --config TARGET    convert only what this configuration builds, so\n"
 "                         that verify can build every patch (default:\n"
 "                         allmodconfig; the scan's prepared build is used)\n"
+"      --arch LIST        other architectures that may build a file x86's\n"
+"                         configuration does not (as 'polltax scan --arch';\n"
+"                         default: those the scan was made with); verify\n"
+"                         builds such a file with that architecture's cross\n"
+"                         compiler, and its commit message says so\n"
 "  -q, --quiet            no progress output\n"
 "  -h, --help             this text\n"
 "\n"
@@ -119,6 +124,7 @@ int cmd_series(int argc, char **argv)
 		{ "review", no_argument, NULL, 'R' },
 		{ "reroll-count", required_argument, NULL, 'v' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "arch", required_argument, NULL, 'A' },
 		{ "tested", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -155,6 +161,7 @@ int cmd_series(int argc, char **argv)
 		case 'R': o.review = o.rfc = true; break;
 		case 'v': o.reroll = int_arg("-v/--reroll-count", optarg, 1, 999); break;
 		case 'c': o.config = optarg; break;
+		case 'A': o.arches = args_arches(optarg); break;
 		case 'T':
 			/* read now: a wrong path should not cost the whole conversion */
 			if (read_file(optarg, &o.tested, NULL) != 0)

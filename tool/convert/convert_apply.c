@@ -178,6 +178,16 @@ static int count_in_func(const char *text, const char *func, const char *ident)
 	return cfacts_count_ident(text, s, e, ident, true);
 }
 
+/* The uses of IDENT, a parameter, in FUNC's body: a member of that name (lr->wait) is not one. */
+static int param_uses(const char *text, const char *func, const char *ident)
+{
+	size_t s, e;
+
+	if (!text || !cfacts_func_body(text, func, &s, &e))
+		return -1;
+	return cfacts_count_ident(text, s, e, ident, false);
+}
+
 /* The poll side: cocci/poll_mask.cocci (SP) on the function, its ops, prototypes, exports. */
 static int apply_poll_side(struct convert *c, json_t *plan, const char *sp, char **reason)
 {
@@ -342,7 +352,7 @@ static int check_mask_fn(struct convert *c, json_t *plan, char **reason)
 
 	if (!text || count_in_func(text, mask, mask) < 0)
 		*reason = xasprintf("spatch did not rewrite %s()", fn);
-	else if (count_in_func(text, mask, jstr(plan, "pt")) != 0)
+	else if (param_uses(text, mask, jstr(plan, "pt")) != 0)
 		*reason = xasprintf("%s() still uses its poll_table %s after the conversion", fn, jstr(plan, "pt"));
 	else if (count_in_func(text, mask, "poll_wait") != 0)
 		*reason = xasprintf("%s() still calls poll_wait() after the conversion", fn);

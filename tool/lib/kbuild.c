@@ -28,6 +28,7 @@ struct kb_flags {
 struct kbuild {
 	char *root;
 	char *build;		/* O=, or NULL */
+	char *arch;		/* the configured architecture's directory under arch/ */
 	json_t *conf;		/* CONFIG_X -> "y" | "m" | ...; NULL: no configuration */
 	json_t *index;		/* dir -> index in file */
 	struct kb_file **file;
@@ -40,6 +41,7 @@ struct kbuild *kbuild_new(const char *root, const char *build)
 
 	k->root = xstrdup(root);
 	k->build = build ? xstrdup(build) : NULL;
+	k->arch = xstrdup("x86");
 	k->index = json_object();
 	return k;
 }
@@ -85,6 +87,12 @@ static void file_free(struct kb_file *f)
 	free(f);
 }
 
+void kbuild_set_arch(struct kbuild *k, const char *arch)
+{
+	free(k->arch);
+	k->arch = xstrdup(arch);
+}
+
 void kbuild_close(struct kbuild *k)
 {
 	if (!k)
@@ -94,6 +102,7 @@ void kbuild_close(struct kbuild *k)
 	free(k->file);
 	free(k->root);
 	free(k->build);
+	free(k->arch);
 	json_decref(k->conf);
 	json_decref(k->index);
 	free(k);
@@ -649,13 +658,14 @@ static int dir_built(struct kbuild *k, const char *dir, char **why, int depth)
 	char *anc = xstrdup(dir), *slash;
 	int r = UNKNOWN;
 
-	if (!strncmp(dir, "arch/", 5) && strncmp(dir, "arch/x86", 8)) {
+	if (!strncmp(dir, "arch/", 5) &&
+	    (strncmp(dir + 5, k->arch, strlen(k->arch)) || (dir[5 + strlen(k->arch)] && dir[5 + strlen(k->arch)] != '/'))) {
 		if (why && !*why)
 			*why = xasprintf("%s is not the configured architecture", dir);
 		free(anc);
 		return NO;
 	}
-	if (!strchr(dir, '/') || !strcmp(dir, "arch/x86")) {
+	if (!strchr(dir, '/') || (!strncmp(dir, "arch/", 5) && !strcmp(dir + 5, k->arch))) {
 		free(anc);
 		return YES;	/* a top-level directory of the build */
 	}

@@ -52,6 +52,8 @@ struct kbuild *kbuild_new(const char *root, const char *build);
 /* The same, with BUILD's configuration (for kbuild_built()); NULL when BUILD has no include/config/auto.conf. */
 struct kbuild *kbuild_open(const char *root, const char *build);
 void kbuild_close(struct kbuild *k);
+/* The configured architecture (its directory under arch/), "x86" unless set. */
+void kbuild_set_arch(struct kbuild *k, const char *arch);
 
 /* DIR's Kbuild or Makefile (DIR relative to the root, "" the top), read once. */
 const struct kb_file *kbuild_file(struct kbuild *k, const char *dir);

@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "tree.h"
+#include "arch.h"
 #include "kbuild.h"
 #include "strutil.h"
 
@@ -305,8 +306,8 @@ static void kernel_common_flags(struct flags *f, const struct tree *t)
 {
 	const char *S = t->root, *B = f->build;
 	static const char *const incs[] = {
-		"%s/arch/x86/include", "%s/arch/x86/include/generated", "%s/include", "%s/include",
-		"%s/arch/x86/include/uapi", "%s/arch/x86/include/generated/uapi", "%s/include/uapi",
+		"%s/arch/%s/include", "%s/arch/%s/include/generated", "%s/include", "%s/include",
+		"%s/arch/%s/include/uapi", "%s/arch/%s/include/generated/uapi", "%s/include/uapi",
 		"%s/include/generated/uapi", NULL,
 	};
 	static const bool from_build[] = { false, true, false, true, false, true, false, true };
@@ -317,7 +318,8 @@ static void kernel_common_flags(struct flags *f, const struct tree *t)
 
 	sv_push(&f->common, "-nostdinc");
 	for (int i = 0; incs[i]; i++) {
-		char *p = xasprintf(incs[i], from_build[i] ? B : S);
+		char *p = strstr(incs[i], "/arch/") ? xasprintf(incs[i], from_build[i] ? B : S, f->arch->name)
+						    : xasprintf(incs[i], from_build[i] ? B : S);
 
 		if (is_dir(p))
 			sv_pushf(&f->common, "-I%s", p);
@@ -340,6 +342,62 @@ static void kernel_common_flags(struct flags *f, const struct tree *t)
 	sv_push(&f->common, "-DKBUILD_MODFILE=\"polltax\"");	/* MODULE_LICENSE() of built-in code */
 	sv_push(&f->common, "-std=gnu11");
 	sv_push(&f->common, "-w");
+}
+
+/*
+ * An alternative's flags: those its prepare step compiled kernel/bounds.c
+ * with (the arch Makefile's -D flags, such as __LINUX_ARM_ARCH__, are
+ * there and nowhere else), as the preprocessor needs them, after the
+ * target (first: pch.c tells them from x86's by it).  The configuration
+ * is gcc's; the kernel's headers choose the asm constraints clang takes
+ * by CONFIG_CC_IS_CLANG, which libclang's parse is.
+ */
+static void alt_common_flags(struct flags *f, const struct tree *t)
+{
+	char *cmdf = path_join(f->build, "kernel/.bounds.s.cmd"), *text, *target = arch_target(f->arch, f->build);
+	char *dot_src = path_join(t->root, "."), *dot_obj = path_join(f->build, ".");
+	struct strvec raw = STRVEC_INIT, kept = STRVEC_INIT;
+
+	if (read_file(cmdf, &text, NULL) < 0)
+		die_code(EXIT_INPUT, "'%s' is missing: the prepared build '%s' is incomplete; remove it and run again",
+			 cmdf, f->build);
+	{
+		char *l = strstr(text, " := "), *e = l ? strchr(l, '\n') : NULL;
+
+		if (!l)
+			die_code(EXIT_INPUT, "'%s' has no command line", cmdf);
+		if (e)
+			*e = '\0';
+		shell_split(l + 4, &raw);
+	}
+	keep_flags(raw.v, raw.n, f->build, &kept);
+	sv_pushf(&f->common, "--target=%s", target);
+	for (size_t i = 0; i < kept.n; i++) {
+		const char *a = kept.v[i];
+
+		/* bounds.c's own names, and its directory's -I */
+		if (!strncmp(a, "-DKBUILD_", 9) || !strncmp(a, "-D__KBUILD_", 11) || !strcmp(a, "-std=gnu11"))
+			continue;
+		if (!strcmp(a, "-I") && i + 1 < kept.n && (!strcmp(kept.v[i + 1], dot_src) || !strcmp(kept.v[i + 1], dot_obj))) {
+			i++;
+			continue;
+		}
+		sv_push(&f->common, a);
+	}
+	sv_push(&f->common, "-DCONFIG_CC_IS_CLANG=1");
+	sv_push(&f->common, "-DKBUILD_MODNAME=\"polltax\"");
+	sv_push(&f->common, "-DKBUILD_BASENAME=\"polltax\"");
+	sv_push(&f->common, "-D__KBUILD_MODNAME=kmod_polltax");
+	sv_push(&f->common, "-DKBUILD_MODFILE=\"polltax\"");
+	sv_push(&f->common, "-std=gnu11");
+	sv_push(&f->common, "-w");
+	sv_clear(&raw);
+	sv_clear(&kept);
+	free(text);
+	free(cmdf);
+	free(target);
+	free(dot_src);
+	free(dot_obj);
 }
 
 static bool prepared(const char *build)
@@ -393,9 +451,19 @@ static void run_prepare(struct flags *f, const struct tree *t, const struct prep
 	}
 	if (mkdir_p(f->build) < 0)
 		die_code(EXIT_INPUT, "cannot create '%s': %s", f->build, strerror(errno));
+	if (f->arch != arch_host() && !arch_have_compiler(f->arch))
+		die_code(EXIT_TOOL, "--arch %s needs its cross compiler, %sgcc: apt-get install %s", f->arch->name,
+			 f->arch->cross, f->arch->pkg);
 	if (!o->quiet)
-		fprintf(stderr, "polltax: preparing %s in '%s' (make %s prepare; log in '%s')\n",
-			t->version, f->build, f->config, log);
+		fprintf(stderr, "polltax: preparing %s%s%s in '%s' (make %s prepare; log in '%s')\n",
+			t->version, f->arch != arch_host() ? " for " : "", f->arch != arch_host() ? f->arch->name : "",
+			f->build, f->config, log);
+	if (f->arch != arch_host()) {
+		char *av = xasprintf("ARCH=%s CROSS_COMPILE=%s %s", f->arch->name, f->arch->cross, odir);
+
+		free(odir);
+		odir = av;
+	}
 	cmd = xasprintf("make -C '%s' %s %s >'%s' 2>&1 && make -C '%s' %s %s prepare >>'%s' 2>&1",
 			t->root, odir, f->config, log, t->root, odir, jobs, log);
 	{
@@ -418,11 +486,59 @@ static void run_prepare(struct flags *f, const struct tree *t, const struct prep
 	free(stamp);
 }
 
+/* An alternative's flags: architecture A's own prepared build, in the cache. */
+static void alt_init(struct flags *f, const struct flags *host, const struct tree *t, const struct prepare_opts *o,
+		     const struct arch_info *a)
+{
+	const char *base = strrchr(t->root, '/');
+
+	memset(f, 0, sizeof(*f));
+	f->arch = a;
+	f->kind = FLAGS_PREPARED;
+	f->config = xstrdup(host->config);
+	f->build = xasprintf("%s/build/%s-%08llx-%s-%s", cache_root(), base ? base + 1 : t->root,
+			     (unsigned long long)(XXH64(t->root, strlen(t->root), 0) & 0xffffffffu), f->config, a->name);
+	f->source = xasprintf("make ARCH=%s %s prepare", a->name, f->config);
+	if (!prepared(f->build))
+		run_prepare(f, t, o);
+	alt_common_flags(f, t);
+	f->kb = kbuild_new(t->root, f->build);
+	f->conf = kbuild_open(t->root, f->build);
+	if (!f->conf)
+		die_code(EXIT_INPUT, "'%s' was prepared but has no include/config/auto.conf: remove it and run again",
+			 f->build);
+	kbuild_set_arch(f->kb, a->name);
+	kbuild_set_arch(f->conf, a->name);
+}
+
+static void host_init(struct flags *f, const struct tree *t, const struct prepare_opts *o);
+
 void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts *o)
+{
+	const struct arch_info *as[ARCH_MAX];
+	char *err;
+	int n;
+
+	host_init(f, t, o);
+	if (!o || !o->arches || !*o->arches)
+		return;
+	n = arch_parse(o->arches, as, &err);
+	if (n < 0)
+		die_code(EXIT_USAGE, "%s", err);
+	if (f->kind != FLAGS_PREPARED && f->kind != FLAGS_INTREE)
+		die_code(EXIT_USAGE, "--arch needs a kernel build of the tree, but its flags come from %s", f->source);
+	f->conf = kbuild_open(t->root, f->build);
+	f->alt = xcalloc((size_t)n, sizeof(*f->alt));
+	for (int i = 0; i < n; i++)
+		alt_init(&f->alt[f->nalt++], f, t, o, as[i]);
+}
+
+static void host_init(struct flags *f, const struct tree *t, const struct prepare_opts *o)
 {
 	char *p;
 
 	memset(f, 0, sizeof(*f));
+	f->arch = arch_host();
 	f->config = xstrdup(o && o->config ? o->config : "allmodconfig");
 	if (!(o && o->trace_bodies))
 		trace_remap(t, &f->remap);
@@ -485,8 +601,29 @@ void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts
 	f->kb = kbuild_new(t->root, f->build);
 }
 
+/* Does F's architecture (and configuration, when known) build REL? */
+static bool arch_builds(const struct flags *f, const char *rel)
+{
+	if (!strncmp(rel, "arch/", 5) && !arch_dir_of(rel, f->arch))
+		return false;
+	return !f->conf || kbuild_built(f->conf, rel, NULL) != 0;
+}
+
+const struct flags *flags_arch_of(const struct flags *f, const char *rel)
+{
+	if (!f->nalt || arch_builds(f, rel))
+		return f;
+	for (size_t i = 0; i < f->nalt; i++) {
+		/* arch/X/: X's flags, whether its configuration builds the file or not */
+		if (!strncmp(rel, "arch/", 5) ? arch_dir_of(rel, f->alt[i].arch) : kbuild_built(f->alt[i].conf, rel, NULL) == 1)
+			return &f->alt[i];
+	}
+	return f;
+}
+
 bool flags_for(const struct flags *f, const struct tree *t, const char *rel, struct strvec *out)
 {
+	f = flags_arch_of(f, rel);
 	if (f->kind == FLAGS_CCDB) {
 		json_t *a = json_object_get(f->ccdb, rel), *v;
 		size_t i;
@@ -502,8 +639,8 @@ bool flags_for(const struct flags *f, const struct tree *t, const char *rel, str
 		sv_push(out, f->common.v[i]);
 	if (f->kind == FLAGS_FILE)
 		return true;
-	/* the kernel's configured architecture is x86: other arches' code cannot build */
-	if (!strncmp(rel, "arch/", 5) && strncmp(rel, "arch/x86/", 9))
+	/* another architecture's code cannot build with this one's flags */
+	if (!strncmp(rel, "arch/", 5) && !arch_dir_of(rel, f->arch))
 		return false;
 	{
 		char *dir = xstrdup(rel), *slash = strrchr(dir, '/');
@@ -538,6 +675,12 @@ char *flags_fingerprint(const struct flags *f)
 		f->remap.text ? (unsigned long long)XXH64(f->remap.text, f->remap.len, 0) : 0ull);
 	for (size_t i = 0; i < f->common.n; i++)
 		sb_addf(&sb, "%s ", f->common.v[i]);
+	for (size_t a = 0; a < f->nalt; a++) {
+		char *fa = flags_fingerprint(&f->alt[a]);
+
+		sb_addf(&sb, "|alt %s %s", f->alt[a].arch->name, fa);
+		free(fa);
+	}
 	if (f->ccdb) {
 		char *d = json_dumps(f->ccdb, JSON_SORT_KEYS | JSON_COMPACT);
 
@@ -557,6 +700,10 @@ void flags_free(struct flags *f)
 	free(f->remap.path);
 	free(f->remap.text);
 	kbuild_close(f->kb);
+	kbuild_close(f->conf);
 	json_decref(f->ccdb);
 	sv_clear(&f->common);
+	for (size_t a = 0; a < f->nalt; a++)
+		flags_free(&f->alt[a]);
+	free(f->alt);
 }

@@ -22,8 +22,11 @@ struct tree {
 
 struct kbuild;
 
+struct arch_info;
+
 struct flags {
 	enum { FLAGS_CCDB, FLAGS_FILE, FLAGS_INTREE, FLAGS_PREPARED } kind;
+	const struct arch_info *arch;	/* x86, or the architecture of an alternative (alt) */
 	char *source;		/* for reports: "compile_commands.json", ... */
 	char *build;		/* the build directory (O=), or the tree */
 	json_t *ccdb;		/* relpath -> array of args (FLAGS_CCDB) */
@@ -31,6 +34,14 @@ struct flags {
 	char *config;		/* allmodconfig, ... */
 	struct remap remap;	/* tracepoint.h as parsed (trace_remap()) */
 	struct kbuild *kb;	/* the makefiles' ccflags (kbuild.h); NULL for the first two kinds */
+	/*
+	 * --arch: one prepared build per other architecture, each with its
+	 * configuration (conf) to tell which files it builds; the files x86's
+	 * configuration does not build get the flags of the first that does.
+	 */
+	struct flags *alt;
+	size_t nalt;
+	struct kbuild *conf;	/* this build's configuration (kbuild_open()), when there are alternatives */
 };
 
 /* Fills T or dies with EXIT_INPUT and a message saying what is missing. */
@@ -43,11 +54,18 @@ struct prepare_opts {
 	int jobs;
 	bool quiet;
 	bool trace_bodies;	/* parse the tree's own tracepoint.h (no overlay) */
+	const char *arches;	/* --arch: other architectures, "powerpc,s390" or "all"; NULL: none */
 };
 /* Decide where flags come from; may run make O=... prepare (never in the tree). */
 void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts *o);
 /* Flags for one file (relative path); false when the configuration cannot compile it. */
 bool flags_for(const struct flags *f, const struct tree *t, const char *rel, struct strvec *out);
+/*
+ * The flags (F itself or one of its alternatives) whose architecture
+ * builds REL: F unless F's configuration does not build REL and an
+ * alternative's does, or REL is under that alternative's arch/ directory.
+ */
+const struct flags *flags_arch_of(const struct flags *f, const char *rel);
 void flags_free(struct flags *f);
 /* A string that changes whenever any file's flags would. */
 char *flags_fingerprint(const struct flags *f);

@@ -49,6 +49,7 @@ REPORT_HEAD   ?= 6.12
 REPORT_WORK   ?= $(CACHE)/reports
 REPORT_URL    ?= https://elixir.bootlin.com/linux/v%v/source/%f\#L%l
 REPORT_SOURCES = $(sort $(wildcard tool/scan/*.[ch] tool/classify/*.[ch]) tool/report/census_report.c tool/lib/tree.c tool/lib/tree.h \
+		 tool/lib/arch.c tool/lib/arch.h \
 		 tool/lib/kbuild.c tool/lib/kbuild.h tool/lib/json_util.c tool/lib/json_util.h \
 		 tool/lib/maintainers.c tool/lib/maintainers.h) \
 		 cocci/classify.cocci cocci/classify-macros.h
@@ -78,12 +79,13 @@ $(CACHE)/src/linux-source-%/Makefile:
 	  mv $(CACHE)/src.tmp-$*/linux-source-$* $(CACHE)/src/linux-source-$* && rmdir $(CACHE)/src.tmp-$*
 
 reports: deps all $(CACHE)/src/linux-source-$(REPORT_BASE)/Makefile $(CACHE)/src/linux-source-$(REPORT_HEAD)/Makefile
+	@tool/ensure-packages $(CROSS_PKGS)
 	$(Q)mkdir -p $(REPORT_WORK)/linux-$(REPORT_BASE) $(REPORT_WORK)/linux-$(REPORT_HEAD)
 	$(Q)sha256sum $(REPORT_SOURCES) >$(REPORT_WORK)/sources.sha256
 	$(Q)rm -f $(REPORT_WORK)/linux-$(REPORT_BASE)/history.json
-	$(POLLTAX) scan -j $(JOBS) -o $(REPORT_WORK)/linux-$(REPORT_BASE) $(CACHE)/src/linux-source-$(REPORT_BASE)
+	$(POLLTAX) scan -j $(JOBS) --arch all -o $(REPORT_WORK)/linux-$(REPORT_BASE) $(CACHE)/src/linux-source-$(REPORT_BASE)
 	$(Q)cp $(REPORT_WORK)/linux-$(REPORT_BASE)/history.json $(REPORT_WORK)/linux-$(REPORT_HEAD)/history.json
-	$(POLLTAX) scan -j $(JOBS) -o $(REPORT_WORK)/linux-$(REPORT_HEAD) $(CACHE)/src/linux-source-$(REPORT_HEAD)
+	$(POLLTAX) scan -j $(JOBS) --arch all -o $(REPORT_WORK)/linux-$(REPORT_HEAD) $(CACHE)/src/linux-source-$(REPORT_HEAD)
 	$(Q)rm -rf $(REPORTS)/linux-$(REPORT_BASE) $(REPORTS)/linux-$(REPORT_HEAD)
 	$(Q)mkdir -p $(REPORTS)/linux-$(REPORT_BASE) $(REPORTS)/linux-$(REPORT_HEAD)
 	$(Q)for f in polltax.json polltax.csv summary.md; do \

@@ -48,7 +48,7 @@ scan() {	# EPOCH OUT TREE [LABEL]
 	epoch=$1 out=$2 tree=$3
 	shift 3
 	t0=$(date +%s)
-	SOURCE_DATE_EPOCH=$epoch "$POLLTAX" scan -q -j "$JOBS" ${1:+--label "$1"} -o "$out" "$tree"
+	SOURCE_DATE_EPOCH=$epoch "$POLLTAX" scan -q -j "$JOBS" --arch all ${1:+--label "$1"} -o "$out" "$tree"
 	echo "reports-postings: scanned $(basename "$out") ${1:+($1) }in $(( $(date +%s) - t0 )) s"
 }
 

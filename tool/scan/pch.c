@@ -353,6 +353,7 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 	struct finfo *fi;
 	char **defs;
 	int *fg;
+	bool *own;
 	size_t nwant = 0, nuse = 0;
 	json_t *index;
 	struct strvec forced = STRVEC_INIT, hargs = STRVEC_INIT;
@@ -372,9 +373,15 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 			sv_push(&hargs, fl->common.v[i]);
 	}
 	sv_push(&hargs, "-xc-header");
-	for (size_t i = 0; i < n; i++)
-		nwant += want[i];
+	/* a file with another architecture's flags (tree.h: --arch) has no PCH of these headers */
+	own = xcalloc(n ? n : 1, sizeof(*own));
+	for (size_t i = 0; i < n; i++) {
+		own[i] = want[i] && fl->common.n && args[i]->n && !strcmp(args[i]->v[0], fl->common.v[0]);
+		nwant += own[i];
+	}
+	want = own;
 	if (nwant < PCH_MIN_FILES) {
+		free(own);
 		free(top);
 		sv_clear(&forced);
 		sv_clear(&hargs);
@@ -443,6 +450,7 @@ struct pch *pch_build(const struct tree *t, const struct flags *fl, char *const 
 	json_decref(index);
 	sv_clear(&forced);
 	sv_clear(&hargs);
+	free(own);
 	return p;
 }
 

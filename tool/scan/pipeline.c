@@ -13,7 +13,8 @@
 #include <string.h>
 #include <xxhash.h>
 
-json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *write_dir, bool quiet)
+json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *write_dir, const char *arches,
+		      bool quiet)
 {
 	json_t *r;
 
@@ -64,7 +65,7 @@ json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *wr
 			.jobs = online_cpus(),
 			.quiet = quiet,
 			.timeout = 300,
-			.prep = { .jobs = online_cpus(), .quiet = quiet },
+			.prep = { .jobs = online_cpus(), .quiet = quiet, .arches = arches },
 		};
 
 		if (!quiet)

@@ -13,10 +13,12 @@
 /*
  * The scan of T: SCAN_DIR/polltax.json when SCAN_DIR is given (checked
  * against T's version), else a scan run now, whose outputs are written to
- * WRITE_DIR when that is not NULL.  Dies on bad input, a scan of another
+ * WRITE_DIR when that is not NULL (with the other architectures ARCHES,
+ * or NULL: --arch of scan).  Dies on bad input, a scan of another
  * tree included (its version or its sources are not T's).
  */
-json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *write_dir, bool quiet);
+json_t *pipeline_scan(const struct tree *t, const char *scan_dir, const char *write_dir, const char *arches,
+		      bool quiet);
 
 
 /*

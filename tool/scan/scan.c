@@ -22,6 +22,7 @@
 #include "pch.h"
 #include "census.h"
 #include "unity.h"
+#include "lib/arch.h"
 #include "lib/maintainers.h"
 
 #include <errno.h>
@@ -447,6 +448,21 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 						       "skipped", skip, "definers", followed,
 						       "through_includer", through));
 	json_object_set_new(json_object_get(result, "tree"), "flags", json_string(fl.source));
+	if (fl.nalt) {
+		/* --arch: which ones, and the implementations parsed with one of theirs */
+		json_t *as = json_array(), *x;
+		size_t i;
+
+		for (size_t a = 0; a < fl.nalt; a++)
+			json_array_append_new(as, json_string(fl.alt[a].arch->name));
+		json_object_set_new(json_object_get(result, "tree"), "arches", as);
+		json_array_foreach(json_object_get(result, "implementations"), i, x) {
+			const struct flags *af = flags_arch_of(&fl, json_string_value(json_object_get(x, "file")) ?: "");
+
+			if (af != &fl)
+				json_object_set_new(x, "arch", json_string(af->arch->name));
+		}
+	}
 	/* every poll member of the text is in the output, classified or unknown with the reason */
 	census(result, t->root, &files, tus);
 	if (o->only_dir)

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "convert/convert.h"
+#include "lib/arch.h"
 #include "lib/json_util.h"
 #include "series.h"
 
@@ -287,6 +288,38 @@ static void review_paragraph(struct strbuf *para, json_t *p)
 	sb_adds(para, ".\n\n");
 }
 
+/*
+ * The files of PLANS that only another architecture's configuration builds
+ * ("arch_built"), one paragraph per architecture: how they were built.
+ */
+static void arch_paragraphs(struct strbuf *para, json_t *plans)
+{
+	for (const struct arch_info *ar = arch_next(NULL); ar; ar = arch_next(ar)) {
+		struct strbuf files = STRBUF_INIT;
+		const char *config = NULL;
+		json_t *p, *a;
+		size_t i, j, n = 0, k = 0;
+
+		json_array_foreach(plans, i, p)
+			json_array_foreach(json_object_get(p, "arch_built"), j, a)
+				n += !strcmp(jstr(a, "arch"), ar->name);
+		if (!n)
+			continue;
+		json_array_foreach(plans, i, p)
+			json_array_foreach(json_object_get(p, "arch_built"), j, a) {
+				if (strcmp(jstr(a, "arch"), ar->name))
+					continue;
+				config = jstr(a, "config");
+				k++;
+				sb_addf(&files, "%s%s (%s)", k == 1 ? "" : k == n ? " and " : ", ", jstr(a, "file"),
+					jstr(a, "why"));
+			}
+		sb_addf(para, "x86's %s does not build %s: %s build-tested with make ARCH=%s CROSS_COMPILE=%s %s.\n\n",
+			config, files.buf, n == 1 ? "it was" : "they were", ar->name, ar->cross, config);
+		sb_release(&files);
+	}
+}
+
 char *series_commit_message(const char *prefix, const char *section, json_t *plans, const char *signoff)
 {
 	struct strbuf sb = STRBUF_INIT, para = STRBUF_INIT;
@@ -345,11 +378,21 @@ char *series_commit_message(const char *prefix, const char *section, json_t *pla
 		json_t *a;
 		size_t j;
 
-		json_array_foreach(json_object_get(p, "built_alone"), j, a)
-			sb_addf(&para, "%s is not built by %s (%s); it was build-tested by compiling it on "
-				"its own (make %.*so).\n\n", jstr(a, "file"), jstr(a, "config"), jstr(a, "why"),
-				(int)strlen(jstr(a, "file")) - 1, jstr(a, "file"));
+		json_array_foreach(json_object_get(p, "built_alone"), j, a) {
+			const struct arch_info *ar = arch_find(jstr(a, "arch"));
+
+			if (ar && ar != arch_host())
+				sb_addf(&para, "%s is not built by %s (%s); it was build-tested by compiling it on "
+					"its own for %s (make ARCH=%s CROSS_COMPILE=%s %.*so).\n\n", jstr(a, "file"),
+					jstr(a, "config"), jstr(a, "why"), ar->name, ar->name, ar->cross,
+					(int)strlen(jstr(a, "file")) - 1, jstr(a, "file"));
+			else
+				sb_addf(&para, "%s is not built by %s (%s); it was build-tested by compiling it on "
+					"its own (make %.*so).\n\n", jstr(a, "file"), jstr(a, "config"), jstr(a, "why"),
+					(int)strlen(jstr(a, "file")) - 1, jstr(a, "file"));
+		}
 	}
+	arch_paragraphs(&para, plans);
 	/* what reaches beyond these files: an export renamed, ops macros other code shares */
 	json_array_foreach(plans, i, p) {
 		json_t *ex = json_object_get(p, "export"), *m;

@@ -37,6 +37,7 @@ struct series_opts {
 	const char *signoff;		/* "Name <mail>", or NULL: git's configuration */
 	const char *infra;		/* --infra PATCH, absolute, or NULL */
 	const char *config;		/* --config TARGET */
+	const char *arches;		/* --arch LIST (lib/arch.h), or NULL: those of the scan */
 	char *tested;			/* --tested: the text of boot-test.md, or NULL */
 	bool no_infra, split, quiet;
 	int max;			/* --max-patches */

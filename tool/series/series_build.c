@@ -9,6 +9,7 @@
 #include "scan/cocci.h"
 #include "convert/convert.h"
 #include "infra.h"
+#include "lib/arch.h"
 #include "lib/kbuild.h"
 #include "scan/pipeline.h"
 #include "series.h"
@@ -141,9 +142,9 @@ struct config {
 	char *why;		/* why the last plan was not configured */
 };
 
-static void cfg_open(struct config *c, const struct tree *t, const char *config, bool quiet)
+static void cfg_open(struct config *c, const struct tree *t, const char *config, const char *arches, bool quiet)
 {
-	struct prepare_opts po = { .config = config, .jobs = online_cpus(), .quiet = quiet };
+	struct prepare_opts po = { .config = config, .jobs = online_cpus(), .quiet = quiet, .arches = arches };
 
 	memset(c, 0, sizeof(*c));
 	c->name = config;
@@ -165,33 +166,79 @@ static void cfg_close(struct config *c)
  * (make O=<build> dir/file.o): ISA, 32-bit-only or other-architecture
  * drivers often build on x86_64.  If the untouched file compiles so, verify
  * can build it the same way after each patch; if not, it cannot be tested.
+ * FL is x86's build or another architecture's (--arch).
  */
-static bool builds_alone(const struct config *c, const char *rel)
+static bool builds_alone(const struct config *c, const struct flags *fl, const char *rel)
 {
-	char *obj = xstrdup(rel), *odir = xasprintf("O=%s", c->fl.build);
-	const char *argv[] = { "make", "-s", odir, obj, NULL };
+	char *obj = xstrdup(rel), *odir = xasprintf("O=%s", fl->build);
+	char *av = fl->arch != arch_host() ? xasprintf("ARCH=%s", fl->arch->name) : NULL;
+	char *cc = av ? xasprintf("CROSS_COMPILE=%s", fl->arch->cross) : NULL;
+	const char *argv[] = { "make", "-s", odir, obj, av, cc, NULL };
 	bool ok = false;
 
 	/* only in a build directory of ours: an in-tree build would write to the tree */
 	obj[strlen(obj) - 1] = 'o';
-	if (c->fl.kind == FLAGS_PREPARED)
+	if (fl->kind == FLAGS_PREPARED)
 		ok = run_cmd(argv, c->root, NULL, true) == 0;
 	free(obj);
 	free(odir);
+	free(av);
+	free(cc);
 	return ok;
 }
 
-/* Does the configuration build every .c file the plan touches? */
+/*
+ * Which build has REL (a .c file): *FL gets x86's or another
+ * architecture's flags, *ALONE whether only compiling REL on its own
+ * does; false (and *WHY) when none does.
+ */
+static bool build_of(struct config *c, const char *rel, const struct flags **fl, bool *alone, char **why)
+{
+	const struct flags *af = flags_arch_of(&c->fl, rel);
+
+	*alone = false;
+	*fl = af;
+	if (c->kb)
+		kbuild_built(c->kb, rel, why);
+	if (af != &c->fl) {
+		/* another architecture's configuration builds it, or it is under that one's arch/ */
+		if (kbuild_built(af->conf, rel, NULL) == 1)
+			return true;
+		*alone = true;
+		return builds_alone(c, af, rel);
+	}
+	if (!c->kb || kbuild_built(c->kb, rel, NULL) != 0)
+		return true;
+	*alone = true;
+	if (builds_alone(c, af, rel))
+		return true;
+	for (size_t a = 0; a < c->fl.nalt; a++)
+		if (strncmp(rel, "arch/", 5) && builds_alone(c, &c->fl.alt[a], rel)) {
+			*fl = &c->fl.alt[a];
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Does the configuration (or one architecture's of --arch) build every .c
+ * file the plan touches?  Each file that only another architecture builds
+ * is named in the plan's "arch_built" (its configuration builds it) or
+ * "built_alone" (it compiles on its own), with that architecture: verify
+ * builds each file with its own.
+ */
 static bool configured(struct config *c, json_t *plan)
 {
 	struct strvec files = STRVEC_INIT;
-	json_t *alone = json_array();
+	json_t *alone = json_array(), *other = json_array();
 	bool ok = true;
 
 	convert_plan_files(plan, &files);
 	for (size_t i = 0; i < files.n && ok; i++) {
 		size_t l = strlen(files.v[i]);
+		const struct flags *fl;
 		char *why = NULL;
+		bool by_alone;
 
 		if (l < 2 || strcmp(files.v[i] + l - 2, ".c"))
 			continue;
@@ -200,23 +247,27 @@ static bool configured(struct config *c, json_t *plan)
 			if (!ok)
 				c->why = xasprintf("%s is not in compile_commands.json: it could not be build-tested",
 						   files.v[i]);
-		} else if (c->kb && kbuild_built(c->kb, files.v[i], &why) == 0) {
-			if (builds_alone(c, files.v[i])) {
-				json_array_append_new(alone, json_pack("{s:s, s:s, s:s}", "file", files.v[i], "why",
-								       why ? why : "not in the build", "config",
-								       c->name ? c->name : "the configuration"));
-			} else {
-				ok = false;
-				c->why = xasprintf("%s is not built by %s (%s) and does not compile on its own: "
-						   "it could not be build-tested", files.v[i], c->name,
-						   why ? why : "not in the build");
-			}
+			continue;
+		}
+		if (!build_of(c, files.v[i], &fl, &by_alone, &why)) {
+			ok = false;
+			c->why = xasprintf("%s is not built by %s (%s) and does not compile on its own%s: it could "
+					   "not be build-tested", files.v[i], c->name, why ? why : "not in the build",
+					   c->fl.nalt ? " for any architecture of --arch" : "");
+		} else if (by_alone || fl != &c->fl) {
+			json_array_append_new(by_alone ? alone : other,
+					      json_pack("{s:s, s:s, s:s, s:s}", "file", files.v[i], "why",
+							why ? why : "not in the build", "config",
+							c->name ? c->name : "the configuration", "arch", fl->arch->name));
 		}
 		free(why);
 	}
 	if (ok && json_array_size(alone))
 		json_object_set(plan, "built_alone", alone);
+	if (ok && json_array_size(other))
+		json_object_set(plan, "arch_built", other);
 	json_decref(alone);
+	json_decref(other);
 	sv_clear(&files);
 	return ok;
 }
@@ -435,11 +486,21 @@ void series_build(struct series_run *r, const struct series_opts *o, const struc
 	r->stage = series_stage(o->out);
 	if (!o->scan)
 		scan_write = path_join(r->stage, "scan");
-	r->scan = pipeline_scan(t, o->scan, scan_write, o->quiet);
+	r->scan = pipeline_scan(t, o->scan, scan_write, o->arches, o->quiet);
 	free(scan_write);
 	open_scratch(r, name, email);
 	/* what the configuration builds: only that is converted */
-	cfg_open(&cfg, t, o->config, o->quiet);
+	{
+		/* the architectures of the scan's --arch, unless --arch says otherwise */
+		struct strbuf as = STRBUF_INIT;
+		json_t *x;
+		size_t i;
+
+		json_array_foreach(json_object_get(json_object_get(r->scan, "tree"), "arches"), i, x)
+			sb_addf(&as, "%s%s", i ? "," : "", json_string_value(x));
+		cfg_open(&cfg, t, o->config, o->arches ? o->arches : as.buf, o->quiet);
+		sb_release(&as);
+	}
 	convert_init(&cv, r->s.work, cocci_dir());
 	plan_groups(r, &cv, &cfg);
 	/* apply (in parallel where the files are disjoint), then commit, group by group */

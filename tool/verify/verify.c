@@ -4,6 +4,9 @@
  * builds, sparse before and after, checkpatch --strict, patch by patch.
  */
 #define _GNU_SOURCE
+#include "convert/convert.h"
+#include "lib/arch.h"
+#include "lib/json_util.h"
 #include "lib/kbuild.h"
 #include "scan/unity.h"
 #include "verify.h"
@@ -33,6 +36,19 @@ static void touched_files(const char *patch, struct strvec *out)
 		l = e ? e + 1 : NULL;
 	}
 	free(text);
+}
+
+/* The commit a patch file was made from ("From <commit> <date>", its first line), or NULL. */
+static char *patch_commit(const char *patch)
+{
+	char *text, *c = NULL;
+
+	if (read_file(patch, &text, NULL) < 0)
+		return NULL;
+	if (!strncmp(text, "From ", 5) && strspn(text + 5, "0123456789abcdef") == 40)
+		c = xstrndup(text + 5, 40);
+	free(text);
+	return c;
 }
 
 /* Warning lines of a build log, without line and column numbers and build paths. */
@@ -177,6 +193,7 @@ static size_t relevant_before(const struct strvec *before, const struct strvec *
 
 struct builder {
 	bool kbuild;
+	const struct arch_info *arch;	/* x86, or the architecture of a file only it builds */
 	const char *work;
 	char *build;		/* O= (kbuild) */
 	struct kbuild *kb;	/* the work tree's makefiles: the make targets */
@@ -224,6 +241,10 @@ static int build_units(struct builder *b, const struct strvec *cfiles, struct st
 		sv_push(&argv, "-k");	/* one object that fails does not hide the others' warnings */
 		sv_pushf(&argv, "-j%d", b->jobs);
 		sv_pushf(&argv, "O=%s", b->build);
+		if (b->arch && b->arch != arch_host()) {
+			sv_pushf(&argv, "ARCH=%s", b->arch->name);
+			sv_pushf(&argv, "CROSS_COMPILE=%s", b->arch->cross);
+		}
 		sv_push(&argv, "C=2");
 		for (size_t i = 0; i < cfiles->n; i++) {
 			char *o = kbuild_target(b->kb, cfiles->v[i]);
@@ -293,6 +314,8 @@ static int build_units(struct builder *b, const struct strvec *cfiles, struct st
 
 static bool is_file_in(const char *dir, const char *rel);
 static void forget_cmd_files(struct builder *b, const struct strvec *cfiles);
+static size_t split_builders(struct verify *v, const struct strvec *cfiles, struct builder **bs, struct strvec *groups);
+static void add_affected(struct verify *v, const char *abs, struct strvec *cfiles);
 
 /*
  * Sparse's baseline for patches 2..n in one build, after patch 1 (the
@@ -303,11 +326,38 @@ static void forget_cmd_files(struct builder *b, const struct strvec *cfiles);
  * touches again starts from the warnings after the patch before (the
  * caller adds them).  The warnings are one multiset for all files.
  */
-static void baseline(struct builder *b, const struct strvec *patches, const struct scratch *s, struct strvec *w,
-		     bool quiet)
+static void baseline_group(struct builder *b, const struct strvec *cfiles, const struct scratch *s, struct strvec *w)
 {
-	struct strvec files = STRVEC_INIT, cfiles = STRVEC_INIT;
 	struct strbuf log = STRBUF_INIT;
+
+	if (build_objs(b, cfiles, &log) != 0 && b->kbuild && b->jobs > 1) {
+		/* the objects that did not build, again one job at a time (see forget_cmd_files()) */
+		struct strvec again = STRVEC_INIT;
+		int jobs = b->jobs;
+
+		for (size_t k = 0; k < cfiles->n; k++) {
+			char *o = xasprintf("%s/%.*so", b->build, (int)(strlen(cfiles->v[k]) - 1), cfiles->v[k]);
+
+			if (!is_file(o))
+				sv_push(&again, cfiles->v[k]);
+			free(o);
+		}
+		forget_cmd_files(b, &again);
+		b->jobs = 1;
+		build_objs(b, &again, &log);
+		b->jobs = jobs;
+		sv_clear(&again);
+	}
+	warnings_of(log.buf ? log.buf : "", s->work, b->build, w);
+	sb_release(&log);
+}
+
+static void baseline(struct verify *v, struct strvec *w)
+{
+	const struct strvec *patches = v->patches;
+	struct strvec files = STRVEC_INIT, cfiles = STRVEC_INIT, groups[ARCH_MAX + 1];
+	struct builder *bs[ARCH_MAX + 1];
+	size_t ng;
 
 	for (size_t i = 1; i < patches->n; i++) {
 		char *abs = realpath(patches->v[i], NULL);
@@ -319,33 +369,25 @@ static void baseline(struct builder *b, const struct strvec *patches, const stru
 	for (size_t k = 0; k < files.n; k++) {
 		size_t l = strlen(files.v[k]);
 
-		if (l > 2 && !strcmp(files.v[k] + l - 2, ".c") && is_file_in(s->work, files.v[k]))
+		if (l > 2 && !strcmp(files.v[k] + l - 2, ".c") && is_file_in(v->s.work, files.v[k]))
 			sv_push(&cfiles, files.v[k]);
 	}
-	if (!quiet)
-		fprintf(stderr, "polltax: sparse baseline of the %zu files the other patches touch\n", cfiles.n);
-	if (build_objs(b, &cfiles, &log) != 0 && b->kbuild && b->jobs > 1) {
-		/* the objects that did not build, again one job at a time (see forget_cmd_files()) */
-		struct strvec again = STRVEC_INIT;
-		int jobs = b->jobs;
+	for (size_t i = 1; i < patches->n; i++) {
+		char *abs = realpath(patches->v[i], NULL);
 
-		for (size_t k = 0; k < cfiles.n; k++) {
-			char *o = xasprintf("%s/%.*so", b->build, (int)(strlen(cfiles.v[k]) - 1), cfiles.v[k]);
-
-			if (!is_file(o))
-				sv_push(&again, cfiles.v[k]);
-			free(o);
-		}
-		forget_cmd_files(b, &again);
-		b->jobs = 1;
-		build_objs(b, &again, &log);
-		b->jobs = jobs;
-		sv_clear(&again);
+		if (abs)
+			add_affected(v, abs, &cfiles);
+		free(abs);
 	}
-	warnings_of(log.buf ? log.buf : "", s->work, b->build, w);
+	if (!v->o->quiet)
+		fprintf(stderr, "polltax: sparse baseline of the %zu files the other patches touch\n", cfiles.n);
+	ng = split_builders(v, &cfiles, bs, groups);
+	for (size_t g = 0; g < ng; g++) {
+		baseline_group(bs[g], &groups[g], &v->s, w);
+		sv_clear(&groups[g]);
+	}
 	sv_clear(&files);
 	sv_clear(&cfiles);
-	sb_release(&log);
 }
 
 static bool is_file_in(const char *dir, const char *rel)
@@ -373,8 +415,9 @@ static void forget_cmd_files(struct builder *b, const struct strvec *cfiles)
 static void prepare_kbuild(struct builder *b, const struct scratch *s, const char *config, bool quiet)
 {
 	char *marker, *dotconfig, *want = NULL, *have = NULL;
+	bool cross = b->arch && b->arch != arch_host();
 
-	b->build = xasprintf("%s/build-%s", s->dir, config);
+	b->build = cross ? xasprintf("%s/build-%s-%s", s->dir, config, b->arch->name) : xasprintf("%s/build-%s", s->dir, config);
 	marker = path_join(b->build, ".polltax-config");
 	dotconfig = path_join(b->build, ".config");
 	want = xasprintf("%s\n", config);
@@ -382,15 +425,23 @@ static void prepare_kbuild(struct builder *b, const struct scratch *s, const cha
 		have = NULL;
 	if (!is_file(dotconfig) || !have || strcmp(have, want)) {
 		char *jobs = xasprintf("-j%d", b->jobs), *o = xasprintf("O=%s", b->build);
-		const char *argv[] = { "nice", "make", "-s", jobs, o, config, NULL };
+		char *av = cross ? xasprintf("ARCH=%s", b->arch->name) : NULL;
+		char *cc = cross ? xasprintf("CROSS_COMPILE=%s", b->arch->cross) : NULL;
+		const char *argv[] = { "nice", "make", "-s", jobs, o, config, av, cc, NULL };
 
+		if (cross && !arch_have_compiler(b->arch))
+			die_code(EXIT_TOOL, "the series builds a file with ARCH=%s, whose cross compiler %sgcc is "
+				 "missing: apt-get install %s", b->arch->name, b->arch->cross, b->arch->pkg);
 		if (!quiet)
-			fprintf(stderr, "polltax: configuring %s in '%s'\n", config, b->build);
+			fprintf(stderr, "polltax: configuring %s%s%s in '%s'\n", config, cross ? " for " : "",
+				cross ? b->arch->name : "", b->build);
 		if (mkdir_p(b->build) < 0 || run_cmd(argv, s->work, NULL, quiet) != 0)
 			die_code(EXIT_INPUT, "make %s failed in '%s'", config, b->build);
 		write_file_atomic(marker, want, strlen(want));
 		free(jobs);
 		free(o);
+		free(av);
+		free(cc);
 	}
 	free(marker);
 	free(dotconfig);
@@ -431,10 +482,130 @@ static bool checkpatch(const char *work, const char *patch, bool no_tree, char *
 }
 struct verify_state {
 	struct builder b;
+	struct builder alt[ARCH_MAX];	/* one per other architecture the series names, made when first needed */
+	size_t nalt;
+	json_t *file_arch;		/* file -> the architecture series.json says builds it */
+	json_t *affected;		/* commit -> the .c files its conversions change without touching them */
 	bool no_tree;		/* no Kbuild: checkpatch --no-tree */
 	bool baseline_ready;	/* base_w holds sparse's baseline of the later patches */
 	struct strvec base_w;
 };
+
+/* The builder of CFILE: x86's, or that of the architecture series.json says builds it (made once). */
+static struct builder *builder_for(struct verify *v, const char *cfile)
+{
+	struct verify_state *st = v->st;
+	const struct arch_info *a = arch_find(jstr(st->file_arch, cfile));
+	struct builder *b;
+
+	if (!a || a == arch_host() || !st->b.kbuild)
+		return &st->b;
+	for (size_t i = 0; i < st->nalt; i++)
+		if (st->alt[i].arch == a)
+			return &st->alt[i];
+	b = &st->alt[st->nalt++];
+	b->kbuild = true;
+	b->arch = a;
+	b->work = st->b.work;
+	b->jobs = st->b.jobs;
+	b->quiet = st->b.quiet;
+	b->kb = kbuild_new(b->work, NULL);
+	kbuild_set_arch(b->kb, a->name);
+	prepare_kbuild(b, &v->s, v->o->config, v->o->quiet);
+	return b;
+}
+
+/* CFILES by builder: GROUPS[g] (filled, to clear) the files BS[g] builds; returns how many groups. */
+static size_t split_builders(struct verify *v, const struct strvec *cfiles, struct builder **bs, struct strvec *groups)
+{
+	size_t ng = 0;
+
+	for (size_t i = 0; i < cfiles->n; i++) {
+		struct builder *b = builder_for(v, cfiles->v[i]);
+		size_t g;
+
+		for (g = 0; g < ng && bs[g] != b; g++)
+			;
+		if (g == ng) {
+			bs[ng] = b;
+			groups[ng++] = (struct strvec)STRVEC_INIT;
+		}
+		sv_push(&groups[g], cfiles->v[i]);
+	}
+	return ng;
+}
+
+/* Which architecture builds each file of the series, from its series.json (series_build.c: "arch"). */
+static void load_file_arch(struct verify *v)
+{
+	json_t *sj = NULL, *x;
+	size_t i;
+
+	v->st->file_arch = json_object();
+	for (int up = 0; up < 2 && !sj; up++) {
+		char *p = xasprintf("%s%s/series.json", v->dir, up ? "/.." : "");
+
+		if (is_file(p))
+			sj = json_load_file(p, 0, NULL);
+		free(p);
+	}
+	v->st->affected = json_object();
+	json_array_foreach(json_object_get(sj, "postings"), i, x) {
+		json_t *pa, *fn;
+		size_t j, k;
+
+		json_array_foreach(json_object_get(x, "patches"), j, pa) {
+			json_t *list = json_array();
+
+			json_array_foreach(json_object_get(pa, "functions"), k, fn) {
+				struct strvec files = STRVEC_INIT;
+
+				convert_plan_files(fn, &files);
+				for (size_t f = 0; f < files.n; f++)
+					if (has_suffix(files.v[f], ".c"))
+						json_array_append_new(list, json_string(files.v[f]));
+				sv_clear(&files);
+			}
+			if (json_array_size(list) && *jstr(pa, "commit"))
+				json_object_set(v->st->affected, jstr(pa, "commit"), list);
+			json_decref(list);
+		}
+	}
+	json_array_foreach(json_object_get(sj, "converted"), i, x) {
+		static const char *const lists[] = { "arch_built", "built_alone" };
+
+		for (int l = 0; l < 2; l++) {
+			json_t *a;
+			size_t k;
+
+			json_array_foreach(json_object_get(x, lists[l]), k, a)
+				if (json_is_string(json_object_get(a, "arch")) && json_is_string(json_object_get(a, "file")))
+					json_object_set(v->st->file_arch, jstr(a, "file"), json_object_get(a, "arch"));
+		}
+	}
+	json_decref(sj);
+}
+
+/*
+ * To the .c files CFILES of patch ABS, those its conversions change without
+ * touching them (series.json): the users of an ops macro of a header the
+ * patch changes are built too.
+ */
+static void add_affected(struct verify *v, const char *abs, struct strvec *cfiles)
+{
+	char *c = patch_commit(abs);
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(c ? json_object_get(v->st->affected, c) : NULL, i, x) {
+		char *p = path_join(v->s.work, json_string_value(x));
+
+		if (!sv_contains(cfiles, json_string_value(x)) && is_file(p))
+			sv_push(cfiles, json_string_value(x));
+		free(p);
+	}
+	free(c);
+}
 
 /* How to build: the tree's Kbuild, configured once, or gcc and sparse with compile_flags.txt. */
 static void builder_setup(struct verify *v, const struct tree *t)
@@ -444,6 +615,7 @@ static void builder_setup(struct verify *v, const struct tree *t)
 	char *cf = path_join(v->s.work, "compile_flags.txt");
 
 	b->work = v->s.work;
+	b->arch = arch_host();
 	b->jobs = v->o->jobs ? v->o->jobs : online_cpus();
 	b->quiet = v->o->quiet;
 	if (is_file(mb)) {
@@ -490,8 +662,40 @@ void verify_open(struct verify *v, const struct verify_opts *o, const struct tre
 	kb = path_join(v->s.work, "Kbuild");
 	v->st->no_tree = !is_file(kb);
 	free(kb);
+	load_file_arch(v);
 	if (!o->no_build)
 		builder_setup(v, t);
+}
+
+/*
+ * Is warning line WL one of the .c files CFILES' (or of a header)?  A make
+ * of an object also builds what it needs first (arm64's vDSO in its
+ * prepare step), and C=2 checks every file it compiles: those are no
+ * file's of the patch.
+ */
+static bool relevant(const char *wl, const struct strvec *cfiles)
+{
+	const char *colon = strchr(wl, ':');
+	size_t pl = colon ? (size_t)(colon - wl) : 0;
+	bool keep = pl > 2 && !strncmp(wl + pl - 2, ".h", 2);
+
+	for (size_t c = 0; c < cfiles->n && !keep; c++)
+		keep = strlen(cfiles->v[c]) == pl && !strncmp(wl, cfiles->v[c], pl);
+	return keep;
+}
+
+/* Keep the lines of W that are relevant() to CFILES. */
+static void only_relevant(struct strvec *w, const struct strvec *cfiles)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < w->n; k++) {
+		if (relevant(w->v[k], cfiles))
+			w->v[n++] = w->v[k];
+		else
+			free(w->v[k]);
+	}
+	w->n = n;
 }
 
 /* Sparse's warnings before a patch, in its .c files CFILES (or in headers they include). */
@@ -500,24 +704,25 @@ static void warnings_before(struct verify *v, const struct strvec *cfiles, struc
 	struct verify_state *st = v->st;
 
 	if (!st->baseline_ready) {
-		struct strbuf log0 = STRBUF_INIT;
+		struct strvec groups[ARCH_MAX + 1];
+		struct builder *bs[ARCH_MAX + 1];
+		size_t ng = split_builders(v, cfiles, bs, groups);
 
-		build_objs(&st->b, cfiles, &log0);	/* the state before: sparse's baseline */
-		warnings_of(log0.buf ? log0.buf : "", v->s.work, st->b.build, w0);
-		sb_release(&log0);
+		for (size_t g = 0; g < ng; g++) {
+			struct strbuf log0 = STRBUF_INIT;
+
+			build_objs(bs[g], &groups[g], &log0);	/* the state before: sparse's baseline */
+			warnings_of(log0.buf ? log0.buf : "", v->s.work, bs[g]->build, w0);
+			sb_release(&log0);
+			sv_clear(&groups[g]);
+		}
+		only_relevant(w0, cfiles);
 		return;
 	}
 	/* the baseline's warnings in these files, or in headers they include */
-	for (size_t k = 0; k < st->base_w.n; k++) {
-		const char *wl = st->base_w.v[k], *colon = strchr(wl, ':');
-		size_t pl = colon ? (size_t)(colon - wl) : 0;
-		bool keep = pl > 2 && !strncmp(wl + pl - 2, ".h", 2);
-
-		for (size_t c = 0; c < cfiles->n && !keep; c++)
-			keep = strlen(cfiles->v[c]) == pl && !strncmp(wl, cfiles->v[c], pl);
-		if (keep)
-			sv_push(w0, wl);
-	}
+	for (size_t k = 0; k < st->base_w.n; k++)
+		if (relevant(st->base_w.v[k], cfiles))
+			sv_push(w0, st->base_w.v[k]);
 	sv_sort(w0);
 }
 
@@ -545,16 +750,12 @@ static void am_failed(struct verify *v, size_t i)
 		v->rows[k].ok = false;
 }
 
-/* Build CFILES after the patch ABS (named BASE) and compare sparse's warnings W1 with W0, those before. */
-static void build_after(struct verify *v, struct verify_row *r, const char *abs, const char *base,
-			const struct strvec *cfiles, struct strvec *w0, struct strvec *w1)
+/* Build CFILES with B, and again at -j1 without their .cmd files if that failed (*RETRIED: that passed). */
+static int build_group(struct builder *b, const struct strvec *cfiles, struct strbuf *log1, bool *retried)
 {
-	struct builder *b = &v->st->b;
-	struct strvec nw = STRVEC_INIT;
-	struct strbuf log1 = STRBUF_INIT;
-	int rc = build_objs(b, cfiles, &log1);
-	bool retried = false;
+	int rc = build_objs(b, cfiles, log1);
 
+	*retried = false;
 	if (rc != 0 && b->kbuild && b->jobs > 1) {
 		/*
 		 * Once more, one job at a time, without the objects' .cmd files:
@@ -566,14 +767,45 @@ static void build_after(struct verify *v, struct verify_row *r, const char *abs,
 
 		forget_cmd_files(b, cfiles);
 		b->jobs = 1;
-		sb_reset(&log1);
-		rc = build_objs(b, cfiles, &log1);
+		sb_reset(log1);
+		rc = build_objs(b, cfiles, log1);
 		b->jobs = jobs;
-		retried = rc == 0;
+		*retried = rc == 0;
 	}
-	warnings_of(log1.buf ? log1.buf : "", v->s.work, b->build, w1);
+	return rc;
+}
+
+/* Build CFILES after the patch ABS (named BASE) and compare sparse's warnings W1 with W0, those before. */
+static void build_after(struct verify *v, struct verify_row *r, const char *abs, const char *base,
+			const struct strvec *cfiles, struct strvec *w0, struct strvec *w1)
+{
+	struct strvec nw = STRVEC_INIT, groups[ARCH_MAX + 1];
+	struct strbuf failed = STRBUF_INIT, arches = STRBUF_INIT;
+	struct builder *bs[ARCH_MAX + 1];
+	size_t ng = split_builders(v, cfiles, bs, groups);
+	bool retried = false;
+	int rc = 0;
+
+	for (size_t g = 0; g < ng; g++) {
+		struct strbuf log1 = STRBUF_INIT;
+		bool rt;
+		int rg = build_group(bs[g], &groups[g], &log1, &rt);
+
+		warnings_of(log1.buf ? log1.buf : "", v->s.work, bs[g]->build, w1);
+		if (rg != 0) {
+			rc = rg;
+			sb_adds(&failed, log1.buf ? log1.buf : "");
+		}
+		retried |= rt;
+		if (bs[g]->arch && bs[g]->arch != arch_host())
+			sb_addf(&arches, "%s%s", arches.len ? ", " : "", bs[g]->arch->name);
+		sb_release(&log1);
+		sv_clear(&groups[g]);
+	}
+	only_relevant(w1, cfiles);
 	r->build = rc == 0 ? "ok" : "FAIL";
-	r->build_note = xasprintf("%zu file%s%s", cfiles->n, cfiles->n == 1 ? "" : "s", retried ? " (at -j1)" : "");
+	r->build_note = xasprintf("%zu file%s%s%s%s%s", cfiles->n, cfiles->n == 1 ? "" : "s", arches.len ? " (ARCH=" : "",
+				  arches.len ? arches.buf : "", arches.len ? ")" : "", retried ? " (at -j1)" : "");
 	/* a warning that names a function the patch renamed is the same warning */
 	renamed(abs, w0);
 	new_lines(w0, w1, &nw);
@@ -584,11 +816,12 @@ static void build_after(struct verify *v, struct verify_row *r, const char *abs,
 		v->all_ok = false;
 		for (size_t k = 0; k < nw.n && k < 10; k++)
 			fprintf(stderr, "polltax: %s: new: %s\n", base, nw.v[k]);
-		if (rc != 0 && !nw.n && log1.buf)
-			fprintf(stderr, "polltax: %s: build failed:\n%s\n", base, log1.buf);
+		if (rc != 0 && !nw.n && failed.buf)
+			fprintf(stderr, "polltax: %s: build failed:\n%s\n", base, failed.buf);
 	}
 	sv_clear(&nw);
-	sb_release(&log1);
+	sb_release(&failed);
+	sb_release(&arches);
 }
 
 /* Check patch I; false when it did not apply (the rest is not tried). */
@@ -614,6 +847,7 @@ static bool verify_patch(struct verify *v, size_t i)
 		if (l > 2 && !strcmp(files.v[k] + l - 2, ".c"))
 			sv_push(&cfiles, files.v[k]);
 	}
+	add_affected(v, abs, &cfiles);
 	if (build && cfiles.n)
 		warnings_before(v, &cfiles, &w0);
 	applied = scratch_git(&v->s, NULL, true, "am", "-q", "--keep-non-patch", abs, NULL) == 0;
@@ -633,7 +867,7 @@ static bool verify_patch(struct verify *v, size_t i)
 			for (size_t k = 0; k < w1.n; k++)
 				sv_push(&st->base_w, w1.v[k]);
 			if (i == 0 && patches->n > 1)
-				baseline(&st->b, patches, &v->s, &st->base_w, v->o->quiet);
+				baseline(v, &st->base_w);
 			st->baseline_ready = i == 0 || st->baseline_ready;
 		}
 		r->checkpatch = checkpatch(v->s.work, abs, st->no_tree, &r->cp_note) ? "ok" : "FAIL";
@@ -671,10 +905,13 @@ char *verify_table(const struct verify *v)
 			r->build_note ? r->build_note : "", r->sparse, r->sparse_note ? r->sparse_note : "",
 			r->checkpatch ? r->checkpatch : "-", r->cp_note ? r->cp_note : "", r->ok ? "PASS" : "FAIL");
 	}
-	sb_addf(&table, "\n%s: %zu patches, %s; built with %s.\n", v->all_ok ? "PASS" : "FAIL", v->patches->n,
+	sb_addf(&table, "\n%s: %zu patches, %s; built with %s", v->all_ok ? "PASS" : "FAIL", v->patches->n,
 		v->all_ok ? "every check passed" : "some checks failed",
 		v->o->no_build ? "nothing (--no-build)" : v->st->b.kbuild ? v->o->config :
 		"gcc -Werror and sparse (compile_flags.txt)");
+	for (size_t a = 0; a < v->st->nalt; a++)
+		sb_addf(&table, "%s ARCH=%s", a ? "," : ", and for the files only they build,", v->st->alt[a].arch->name);
+	sb_adds(&table, ".\n");
 	return sb_detach(&table);
 }
 
@@ -690,6 +927,12 @@ void verify_close(struct verify *v)
 	sv_clear(&v->st->base_w);
 	sv_clear(&v->st->b.flags);
 	free(v->st->b.build);
+	for (size_t a = 0; a < v->st->nalt; a++) {
+		free(v->st->alt[a].build);
+		kbuild_close(v->st->alt[a].kb);
+	}
+	json_decref(v->st->file_arch);
+	json_decref(v->st->affected);
 	if (v->st->b.kb)
 		kbuild_close(v->st->b.kb);
 	free(v->st);
