@@ -731,6 +731,7 @@ static void convertible(struct dec *d)
 	bool direct = false, open_path = false, own_open = false, pd_known = false;
 	bool blocked = false;
 	const char *why = NULL, *shared_open = NULL;
+	char *why_own = NULL;
 	json_t *s, *plan = json_array();
 	size_t i;
 
@@ -793,7 +794,9 @@ static void convertible(struct dec *d)
 			json_array_append_new(plan, json_string("new-open"));
 	} else if (!direct && !own_open && !blocked) {
 		blocked = true;
-		why = "no creation site found";
+		why = why_own = no_site_why(d->c, d->p);
+		if (!why)
+			why = "no creation site found";
 	}
 	if (blocked) {
 		d->v.conv = "needs-open";
@@ -805,6 +808,7 @@ static void convertible(struct dec *d)
 		d->v.conv = "yes";
 		d->plan_out = json_incref(plan);
 	}
+	free(why_own);
 	json_decref(plan);
 }
 

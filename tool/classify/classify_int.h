@@ -204,6 +204,12 @@ char *cocci_layer(struct cx *c, const char *type);
 extern const char *const file_returning[], *const fd_returning[];
 bool in_list(const char *const *l, const char *s);
 const char *def_file_of(struct cx *c, const struct member *m, const char *recfile);
+/*
+ * Why P's file_operations have no creation site, as precisely as the facts
+ * say (handed only to a call polltax does not know, or referred to only
+ * from files it did not read); NULL when they do not say.  Allocated.
+ */
+char *no_site_why(struct cx *c, const struct impl *p);
 void creation_sites(struct cx *c, struct ops_rec *o, const char *poll_key, const char *poll_file,
 		    json_t *sites, json_t *reassigned);
 /* Does the ->open FN (in FILE) store an object in private_data? UNSEEN: *GAP is where the analysis stops. */

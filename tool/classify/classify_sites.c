@@ -158,6 +158,39 @@ static json_t *ref_site(struct cx *c, const struct ref_fact *ref)
 	return site;
 }
 
+char *no_site_why(struct cx *c, const struct impl *p)
+{
+	char *why = NULL;
+
+	for (size_t i = 0; i < p->ops.n && !why; i++) {
+		const struct ops_rec *o = p->ops.v[i];
+		const struct plist *refs;
+
+		/* a variable's initializer only: a record of assignments has no name files refer to */
+		if (o->assign || o->grouped || o->via_assignment || strcmp(o->type, "file_operations"))
+			continue;
+		refs = fact_refs(c, o->file, o->var);
+		if (!refs && !o->st)
+			refs = fact_refs(c, NULL, o->var);
+		for (size_t k = 0; refs && k < refs->n && !why; k++) {
+			const struct ref_fact *r = refs->v[k];
+
+			if (!strncmp(r->ctx, "call:", 5)) {
+				const char *name = r->ctx + 5;
+
+				why = xasprintf("%s is only handed to %.*s() (%s:%lld, in %s()), which polltax does not "
+						"know to create a file: the open path is not seen", o->var,
+						(int)(strrchr(name, ':') - name), name, r->file,
+						(long long)json_integer_value(r->line), r->in);
+			}
+		}
+		if (!why && !refs && !o->st)
+			why = xasprintf("%s is not static, and no file polltax read refers to it: the files that "
+					"create files with it were not read", o->var);
+	}
+	return why;
+}
+
 /*
  * Creation sites of ops record O (file_operations): its own ->open, calls
  * that create a file with it, framework registrations.  Also notes whether
