@@ -535,8 +535,14 @@ static size_t split_builders(struct verify *v, const struct strvec *cfiles, stru
 	return ng;
 }
 
-/* Which architecture builds each file of the series, from its series.json (series_build.c: "arch"). */
-static void load_file_arch(struct verify *v)
+/*
+ * What the series' series.json (DIR's, or its parent's for a posting)
+ * says beyond the patches: the architecture that builds each file only
+ * another one builds ("arch_built", "built_alone": series_build.c), and
+ * the .c files each patch's conversions change without touching them.
+ * A directory of patches without it: x86 and the touched files.
+ */
+static void load_series_facts(struct verify *v)
 {
 	json_t *sj = NULL, *x;
 	size_t i;
@@ -662,7 +668,7 @@ void verify_open(struct verify *v, const struct verify_opts *o, const struct tre
 	kb = path_join(v->s.work, "Kbuild");
 	v->st->no_tree = !is_file(kb);
 	free(kb);
-	load_file_arch(v);
+	load_series_facts(v);
 	if (!o->no_build)
 		builder_setup(v, t);
 }

@@ -13,7 +13,11 @@
  * allmodconfig) and reused across runs, so only what changed is rebuilt
  * ("make O=<dir> C=2 path/file.o"); a tree without Kbuild but with a
  * compile_flags.txt (the test fixture) has each touched file compiled
- * with gcc -Werror and checked with sparse, with those flags.
+ * with gcc -Werror and checked with sparse, with those flags.  What the
+ * series' series.json says is used too: a file only another architecture
+ * builds is built with that one's cross compiler, in a build directory
+ * of its own; a patch that changes an ops macro of a header is built
+ * with the files that use it.
  * cmd_verify.c parses the options and prints the table.
  */
 #ifndef POLLTAX_VERIFY_H
