@@ -364,7 +364,9 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 				  * kernel that goes on after one can hang until the
 				  * timeout, holding the lock it died with
 				  */
-				 " ipmi_si.type=kcs ipmi_si.ports=0xca2 oops=panic kasan.fault=panic",
+				 " ipmi_si.type=kcs ipmi_si.ports=0xca2 oops=panic kasan.fault=panic"
+				 /* gpio-mockup's one chip of 8 lines (guest/gpiokinds.c) */
+				 " gpio_mockup.gpio_mockup_ranges=-1,8",
 				 o->args ? " polltest_args=" : "", o->args ? o->args : "");
 	struct strvec argv = STRVEC_INIT;
 	char *text = NULL, *qtext = NULL;

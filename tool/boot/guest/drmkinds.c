@@ -184,21 +184,12 @@ static int crtc_set(int card, bool on)
 	return ioctl_retry(card, DRM_IOCTL_MODE_SETCRTC_, &c);
 }
 
-static int mount_debugfs(void)
-{
-	if (access("/sys/kernel/debug/dri", F_OK) == 0)
-		return 0;
-	if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY)
-		return neg_errno();
-	return 0;
-}
-
 int drm_crc_open(struct fixture *f)
 {
 	char path[96];
 	int minor = 0, r;
 
-	if ((r = mount_debugfs()))
+	if ((r = debugfs_mount()))
 		return r;
 	f->aux[0] = vkms_card(&minor);
 	if (f->aux[0] < 0)

@@ -92,6 +92,13 @@ int uffd_drain(struct fixture *f);
 int uffd_open(struct fixture *f);
 int uffd_trigger(struct fixture *f);
 
+/* gpiokinds.c: the GPIO character device on gpio-mockup's lines */
+int gpio_line_open(struct fixture *f);
+int gpio_event_open(struct fixture *f);
+int gpio_edge_trigger(struct fixture *f);
+int gpio_chip_open(struct fixture *f);
+int gpio_chip_trigger(struct fixture *f);
+
 /* devkinds.c: devices with no hardware behind them */
 void dev_close(struct fixture *f);
 int dev_drain(struct fixture *f);
@@ -127,6 +134,7 @@ int open_node(const char *path, int flags);
 int await_path(const char *path);
 
 /* swkinds.c: devices made by a software backend (sw_sync, vtpm proxy, ...) */
+int debugfs_mount(void);	/* mounted once; 0 or -errno */
 void sw_close(struct fixture *f);
 int sync_file_open(struct fixture *f);
 int sync_file_trigger(struct fixture *f);

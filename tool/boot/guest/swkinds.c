@@ -65,8 +65,7 @@
 
 static int counter;
 
-/* debugfs, mounted once; 0 or -errno */
-static int debugfs(void)
+int debugfs_mount(void)
 {
 	static int done;
 
@@ -110,7 +109,7 @@ struct sw_sync_create_fence_data {
 int sync_file_open(struct fixture *f)
 {
 	struct sw_sync_create_fence_data d;
-	int r = debugfs();
+	int r = debugfs_mount();
 
 	if (r)
 		return r;
@@ -600,7 +599,7 @@ int hid_debug_open(struct fixture *f)
 	char link[160], target[256], path[320];
 	struct stat st;
 	ssize_t n;
-	int r = debugfs();
+	int r = debugfs_mount();
 
 	if (r)
 		return r;
@@ -643,7 +642,7 @@ static bool cpu_has_mca(void)
 
 int mcelog_open(struct fixture *f)
 {
-	int r = debugfs();
+	int r = debugfs_mount();
 
 	if (r)
 		return r;
