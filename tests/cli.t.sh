@@ -48,9 +48,9 @@ grep -qxF "usage: polltax scan [options] KERNEL_DIR" "$D/u.err" && grep -qF "'po
 	r=ok || r=bad
 check "usage: the usage line and where the help is" $r "$(cat "$D/u.err")"
 usage "scan --arch of no architecture names the ones it knows" \
-	"polltax: fatal: --arch: 'sparc' is not one of powerpc,s390,arm64,arm (or all)" scan --arch sparc "$FIX"
+	"polltax: fatal: --arch: 'sparc' is not one of powerpc,s390,arm64,arm,um (or all)" scan --arch sparc "$FIX"
 usage "series --arch x86: x86 is always the first" \
-	"polltax: fatal: --arch: 'x86' is not one of powerpc,s390,arm64,arm (or all): x86 is always scanned first" \
+	"polltax: fatal: --arch: 'x86' is not one of powerpc,s390,arm64,arm,um (or all): x86 is always scanned first" \
 	series --arch powerpc,x86 -o "$D/arch" "$FIX"
 usage "scan --arch without a kernel build (compile_flags.txt): refused" \
 	"polltax: fatal: --arch needs a kernel build of the tree, but its flags come from compile_flags.txt" \

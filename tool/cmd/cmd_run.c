@@ -69,7 +69,7 @@ static const char usage[] =
 "      --config TARGET    the configuration series and verify build (default:\n"
 "                         allmodconfig)\n"
 "      --arch LIST        other architectures for the files x86 does not build\n"
-"                         (powerpc, s390, arm64, arm, or all: see 'polltax scan\n"
+"                         (powerpc, s390, arm64, arm, um, or all: see 'polltax scan\n"
 "                         --help'); the series and verify follow the scan\n"
 "      --until STAGE      stop after STAGE: scan, series, verify, boot-test\n"
 "                         or report (the default: every stage)\n"

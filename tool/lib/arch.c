@@ -15,6 +15,8 @@ static const struct arch_info arches[] = {
 	{ "s390", "s390x-linux-gnu-", "s390x-linux-gnu", "gcc-s390x-linux-gnu" },
 	{ "arm64", "aarch64-linux-gnu-", "aarch64-linux-gnu", "gcc-aarch64-linux-gnu" },
 	{ "arm", "arm-linux-gnueabihf-", "arm-linux-gnueabihf", "gcc-arm-linux-gnueabihf" },
+	/* User-mode Linux: the host's compiler, x86_64 underneath */
+	{ "um", "", "x86_64-linux-gnu", "gcc" },
 };
 #define NARCH (sizeof(arches) / sizeof(arches[0]))
 
@@ -40,7 +42,7 @@ const struct arch_info *arch_next(const struct arch_info *a)
 
 const char *arch_names(void)
 {
-	return "powerpc,s390,arm64,arm";
+	return "powerpc,s390,arm64,arm,um";
 }
 
 int arch_parse(const char *spec, const struct arch_info **out, char **err)

@@ -9,6 +9,12 @@
  *             it off again; the trigger turns it on until the first CRC
  *             is there, and off; the drain reads what came.
  *
+ *   drm-card  the card itself, /dev/dri/cardN (drm_poll): readable while
+ *             a DRM event is unread.  The fixture turns the CRTC on; the
+ *             trigger asks for an event at the next vblank
+ *             (DRM_IOCTL_WAIT_VBLANK with _DRM_VBLANK_EVENT); the drain
+ *             reads the events.
+ *
  * The CRTC is set through the legacy mode-setting ioctls of the card the
  * fixture holds (aux[0], DRM master as its first opener; a trigger run by
  * a child uses the same open file).  The structures are those of the
@@ -75,7 +81,24 @@ struct drm_mode_fb_cmd_ {
 	uint32_t fb_id, width, height, pitch, bpp, depth, handle;
 };
 
+struct drm_wait_vblank_request_ {
+	uint32_t type, sequence;
+	unsigned long signal;
+};
+
+union drm_wait_vblank_ {
+	struct drm_wait_vblank_request_ request;
+	struct {
+		uint32_t type, sequence;
+		long tval_sec, tval_usec;
+	} reply;
+};
+
+#define DRM_VBLANK_RELATIVE_	0x00000001
+#define DRM_VBLANK_EVENT_	0x04000000
+
 #define DRM_IOCTL_VERSION_		_IOWR('d', 0x00, struct drm_version_)
+#define DRM_IOCTL_WAIT_VBLANK_		_IOWR('d', 0x3a, union drm_wait_vblank_)
 #define DRM_IOCTL_MODE_GETRESOURCES_	_IOWR('d', 0xA0, struct drm_mode_card_res_)
 #define DRM_IOCTL_MODE_SETCRTC_		_IOWR('d', 0xA2, struct drm_mode_crtc_)
 #define DRM_IOCTL_MODE_GETCONNECTOR_	_IOWR('d', 0xA7, struct drm_mode_get_connector_)
@@ -216,4 +239,27 @@ int drm_crc_trigger(struct fixture *f)
 	n = poll(&p, 1, WAIT_MS);
 	r = crtc_set(f->aux[0], false);
 	return n == 1 ? r : n < 0 ? neg_errno() : -ETIMEDOUT;
+}
+
+int drm_card_open(struct fixture *f)
+{
+	int minor = 0, r, fl;
+
+	f->fd = vkms_card(&minor);
+	if (f->fd < 0)
+		return f->fd;	/* no vkms */
+	if ((r = kms_setup(f->fd)) || (r = crtc_set(f->fd, true)))
+		return r;
+	fl = fcntl(f->fd, F_GETFL);
+	if (fl < 0 || fcntl(f->fd, F_SETFL, fl | O_NONBLOCK))
+		return neg_errno();
+	return drain_fd(f->fd);
+}
+
+/* an event at the next vblank of the CRTC, which is on */
+int drm_card_trigger(struct fixture *f)
+{
+	union drm_wait_vblank_ v = { .request = { DRM_VBLANK_RELATIVE_ | DRM_VBLANK_EVENT_, 1, 0 } };
+
+	return ioctl_retry(f->fd, DRM_IOCTL_WAIT_VBLANK_, &v);
 }

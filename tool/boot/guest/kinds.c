@@ -642,6 +642,8 @@ const struct kind kinds[] = {
 	     softsynth_open, softsynth_trigger, dev_drain, sw_close),
 	KIND("softsynthu", "drivers/accessibility/speakup/speakup_soft.c", "softsynth_poll", POLLIN, K_DUP_BENCH,
 	     softsynthu_open, softsynth_trigger, dev_drain, sw_close),
+	KIND("drm-card", "drivers/gpu/drm/drm_file.c", "drm_poll", POLLIN, K_DUP_BENCH,
+	     drm_card_open, drm_card_trigger, dev_drain, sw_close, .kconfig = "DRM_VKMS"),
 	KIND("gpio-line", "drivers/gpio/gpiolib-cdev.c", "linereq_poll", POLLIN, K_DUP_BENCH,
 	     gpio_line_open, gpio_edge_trigger, dev_drain, sw_close, .kconfig = "GPIO_MOCKUP"),
 	KIND("gpio-event", "drivers/gpio/gpiolib-cdev.c", "lineevent_poll", POLLIN, K_DUP_BENCH,

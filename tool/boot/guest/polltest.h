@@ -221,6 +221,8 @@ void vhost_close(struct fixture *f);
 /* drmkinds.c: vkms */
 int drm_crc_open(struct fixture *f);
 int drm_crc_trigger(struct fixture *f);
+int drm_card_open(struct fixture *f);
+int drm_card_trigger(struct fixture *f);
 
 /* rawio.c: io_uring and aio by raw system calls, no liburing */
 struct uring;
