@@ -126,6 +126,7 @@ struct boot_work {
 	struct strvec base_missing;
 	char *config;		/* the .config text */
 	int get_poll_heads;	/* two-call: .get_poll_head lines added */
+	int import_lock;	/* the tree's shared import (scratch.h), held until work_apply() is done with it */
 };
 
 void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir, int jobs, bool quiet);

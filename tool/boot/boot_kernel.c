@@ -134,6 +134,7 @@ void work_open(struct boot_work *w, const char *kernel_dir, const char *workdir,
 	scratch_base(&base, &t, quiet);
 	w->repo = xstrdup(base.git_dir);
 	w->pristine = xstrdup(base.base);
+	w->import_lock = base.lock;
 	scratch_free(&base);
 	tree_free(&t);
 	/* an import of the boot test's own, as older versions made: its worktrees go with it */
@@ -415,6 +416,13 @@ void work_apply(struct boot_work *w, const struct boot_series *s, const char *kp
 			w->k[i].commit = xstrdup(w->k[src].commit);
 	}
 	XXH64_freeState(st);
+	/*
+	 * The worktrees are out and the commits made: the builds and boots
+	 * that follow do not touch the shared import, and a series or verify
+	 * of the tree need not wait for them.
+	 */
+	scratch_unlock(w->import_lock);
+	w->import_lock = -1;
 	sv_clear(&tc);
 	free(apply);
 	free(logs);

@@ -250,7 +250,7 @@ static void base_from_files(struct scratch *s, const struct tree *t, bool quiet)
 	free(msg);
 }
 
-void scratch_lock(const char *dir, bool wait, bool quiet)
+int scratch_lock(const char *dir, bool wait, bool quiet)
 {
 	char *lk = path_join(dir, "lock");
 	int fd = open(lk, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -266,7 +266,14 @@ void scratch_lock(const char *dir, bool wait, bool quiet)
 			die("cannot lock '%s': %s", lk, strerror(errno));
 	}
 	free(lk);
-	/* FD stays open: the lock is held until the process exits */
+	/* FD stays open: the lock is held until the process exits, or scratch_unlock() */
+	return fd;
+}
+
+void scratch_unlock(int lock)
+{
+	if (lock >= 0)
+		close(lock);
 }
 
 bool scratch_worktree_add(const char *git_dir, const char *path, const char *commit, bool quiet)
@@ -301,7 +308,7 @@ void scratch_base(struct scratch *s, const struct tree *t, bool quiet)
 	if (mkdir_p(s->dir) < 0)
 		die("cannot create '%s': %s", s->dir, strerror(errno));
 	/* one polltax at a time per tree: base.git and the work trees are shared */
-	scratch_lock(s->dir, true, quiet);
+	s->lock = scratch_lock(s->dir, true, quiet);
 	if (t->is_git && (is_dir(dotgit) || is_file(dotgit)))
 		base_from_clone(s, t, quiet);
 	else

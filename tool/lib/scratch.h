@@ -31,6 +31,7 @@ struct scratch {
 	char *base;		/* the base commit */
 	char *date;		/* its date, "@<seconds> +0000": for every commit polltax makes */
 	bool from_git;		/* the tree is a git clone: base is one of its commits */
+	int lock;		/* dir/lock, held (scratch_lock()) */
 };
 
 /* Prepare the base repository of T and the work tree USE at the base commit (clean). Dies on failure. */
@@ -43,8 +44,12 @@ void scratch_free(struct scratch *s);
  * The pieces scratch_open() is made of, which the boot test's own layout
  * (boot_kernel.c) uses too:
  */
-/* Hold DIR/lock until the process exits; WAIT for another polltax holding it, or die at once. */
-void scratch_lock(const char *dir, bool wait, bool quiet);
+/*
+ * Hold DIR/lock until the process exits (or scratch_unlock() of what it
+ * returns); WAIT for another polltax holding it, or die at once.
+ */
+int scratch_lock(const char *dir, bool wait, bool quiet);
+void scratch_unlock(int lock);
 /* "@<mtime of ROOT/Makefile> +0000": the date of every commit made from the tree. */
 char *scratch_tree_date(const char *root);
 /*
