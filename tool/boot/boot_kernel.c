@@ -234,9 +234,14 @@ static int add_get_poll_heads(const char *src, const struct strvec *files)
 			regmatch_t m[3];
 
 			if (!regexec(&init, line, 3, m, 0) && !strstr(line, "get_poll_head")) {
+				/* a line of a macro (DRM_GEM_FOPS) goes on: so does the one added */
+				size_t l = strlen(line);
+				bool cont = (l > 1 && line[l - 1] == '\n' && line[l - 2] == '\\') ||
+					    (l && line[l - 1] == '\\');
+
 				sb_add(&sb, line, (size_t)m[1].rm_eo);
-				sb_addf(&sb, ".get_poll_head%.*s= file_get_poll_head,\n",
-					(int)(m[2].rm_eo - m[2].rm_so), line + m[2].rm_so);
+				sb_addf(&sb, ".get_poll_head%.*s= file_get_poll_head,%s\n",
+					(int)(m[2].rm_eo - m[2].rm_so), line + m[2].rm_so, cont ? "\\" : "");
 				added++;
 			} else if (!regexec(&assign, line, 3, m, 0)) {
 				sb_add(&sb, line, (size_t)m[1].rm_eo);
@@ -388,7 +393,7 @@ void work_apply(struct boot_work *w, const struct boot_series *s, const char *kp
 		} else {
 			XXH64_reset(st, 0);
 			XXH64_update(st, w->pristine, strlen(w->pristine));
-			XXH64_update(st, "two-call v2", 11);	/* bump when add_get_poll_heads() changes */
+			XXH64_update(st, "two-call v3", 11);	/* bump when add_get_poll_heads() changes */
 			hash_files(st, &tc, 0);
 			hash_files(st, &s->patches, 1);
 			w->k[K_TWO_CALL].commit = make_commit(w, apply, "two-call", st, &tc, &s->patches,
