@@ -204,7 +204,7 @@ static void edit_two_call(struct gen *g, struct names *nm, struct var *v, char *
 	for (int f = 0; f < NR_FILES; f++)
 		snap[f] = xstrdup(g->text[f]);
 	add_f_poll_head(g, "two2.fs.h.kerneldoc", "two2.fs.h.comment");
-	add_poll_prototype(g, "two2.poll.h.prototypes");
+	add_after_fops(g, "two2.fs.h.prototypes");
 	add_after_mask_wait(g, "two2.select.c");
 	edit_do_dentry_open(g);
 	edit_anon_c(g);

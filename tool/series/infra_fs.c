@@ -105,6 +105,28 @@ void add_fops_members(struct gen *g, const char *section)
 	free(text);
 }
 
+/*
+ * The section after struct file_operations, a blank line before it: what
+ * every file with file_operations sees (fs.h), as a .get_poll_head
+ * initializer needs.
+ */
+void add_after_fops(struct gen *g, const char *section)
+{
+	char **s = &g->text[F_FS_H];
+	struct cdef d;
+	size_t ls;
+	char *text, *blank;
+
+	if (!find_def(*s, "struct file_operations", false, &d))
+		anchor(g, F_FS_H, "no definition of struct file_operations");
+	for (ls = d.close; ls > 0 && (*s)[ls - 1] != '\n'; ls--)
+		;
+	text = tmpl(g, section);
+	blank = xasprintf("\n%s", text);
+	insert_after_line(s, ls, blank);
+	free(blank);
+	free(text);
+}
 
 /* ---- fs/open.c -------------------------------------------------------------------- */
 

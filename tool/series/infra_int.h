@@ -124,6 +124,8 @@ void emit_params(struct strbuf *sb, const char *first, const struct params *p, c
 void add_f_poll_head(struct gen *g, const char *doc_section, const char *comment_section);
 /* struct file_operations gets the section's members after ->poll. */
 void add_fops_members(struct gen *g, const char *section);
+/* SECTION after struct file_operations (and a blank line): what every user of fs.h sees. */
+void add_after_fops(struct gen *g, const char *section);
 /* do_dentry_open() clears f_poll_head where it puts the fops of a failed ->open(). */
 void edit_do_dentry_open(struct gen *g);
 
