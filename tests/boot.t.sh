@@ -205,6 +205,15 @@ fake=$S/0005-fake-more-conversions.patch
 	f=drivers/usb/gadget/function/f_fs.c
 	printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,2 +1,2 @@\n' "$f" "$f" "$f" "$f"
 	printf -- '-\t.poll = ffs_ep0_poll,\n+\t.poll_mask = ffs_ep0_poll_mask,\n'
+	# drm_poll() is drm_file.c's, its file_operations a header's macro: the
+	# guest's card of vkms (drm-card, source drm_file.c) is converted
+	f=drivers/gpu/drm/drm_file.c
+	printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,2 +1,2 @@\n' "$f" "$f" "$f" "$f"
+	printf -- '-__poll_t drm_poll(struct file *filp, struct poll_table_struct *wait)\n'
+	printf -- '+__poll_t drm_poll_mask(struct file *filp, __poll_t events)\n'
+	f=include/drm/drm_gem.h
+	printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,2 +1,2 @@\n' "$f" "$f" "$f" "$f"
+	printf -- '-\t.poll\t\t= drm_poll,\\\n+\t.poll_mask\t= drm_poll_mask,\\\n'
 } >"$fake"
 "$POLLTAX" boot-test --plan -o "$W/plan" "$S" "$T" >"$W/plan.tsv" 2>"$W/plan.err"
 check "boot-test --plan on the fixture series" $? "$(cat "$W/plan.err")"
@@ -220,14 +229,15 @@ site	fs/timerfd.c	3	file->f_poll_head = &ctx->wqh;
 site	kernel/printk/printk.c	4	file->f_poll_head = &log_wait;'
 [ "$(grep '^site	' "$W/plan.tsv")" = "$exp" ]
 check "creation sites: every added f_poll_head line, not the infrastructure's = NULL" $? "$(grep '^site' "$W/plan.tsv")"
-[ "$(grep '	converted$' "$W/plan.tsv" | cut -f 2 | tr '\n' ' ')" = "eventfd timerfd kmsg functionfs " ]
-check "file types the guest exercises: eventfd, timerfd, kmsg, functionfs" $? "$(grep '^kind' "$W/plan.tsv")"
+[ "$(grep '	converted$' "$W/plan.tsv" | cut -f 2 | tr '\n' ' ')" = "eventfd timerfd kmsg drm-card functionfs " ]
+check "file types the guest exercises: eventfd, timerfd, kmsg, drm-card (drm_poll() of drm_file.c, its fops in a header), functionfs" \
+	$? "$(grep '^kind' "$W/plan.tsv")"
 exp='config	fs/eventfd.c	EVENTFD	
 config	fs/fuse/dev.c	FUSE_FS	
 config	fs/timerfd.c	TIMERFD	
 config	kernel/events/core.c	PERF_EVENTS	
 config	kernel/printk/printk.c	y	'
-[ "$(grep '^config	' "$W/plan.tsv" | grep -v 'drivers/misc\|drivers/usb')" = "$exp" ]
+[ "$(grep '^config	' "$W/plan.tsv" | grep -v 'drivers/misc\|drivers/usb\|include/drm')" = "$exp" ]
 check "Kconfig symbols: obj-\$(CONFIG_X), composite objects, obj-y under a conditional directory" $? \
 	"$(grep '^config' "$W/plan.tsv")"
 grep -q '^config	drivers/misc/extra.c	FOO && FOO_EXTRA	$' "$W/plan.tsv"

@@ -48,11 +48,16 @@ struct boot_series {
 	struct head_site *sites;
 	size_t nsites;
 	struct strvec files;	/* every converted file, sorted */
+	struct strvec defined;	/* "FILE\tFN": a function of a file the series renames (the poll's own file) */
 };
 
 void boot_series_read(struct boot_series *s, const char *dir);
 void boot_series_free(struct boot_series *s);
-/* Does the series convert FN (a .poll function) of FILE? */
+/*
+ * Does the series convert FN (a .poll function) of FILE?  FILE is where
+ * the file_operations are, or where FN itself is defined (drm_poll() is
+ * drm_file.c's, its file_operations are the drivers' and DRM_GEM_FOPS').
+ */
 bool boot_series_converts(const struct boot_series *s, const char *file, const char *fn);
 /*
  * Write a copy of the series into DIR with one f_poll_head assignment

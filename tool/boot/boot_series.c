@@ -61,7 +61,7 @@ static char *subject_of(const char *text)
 
 static void scan_patch(struct boot_series *s, int idx, const char *text)
 {
-	regex_t re_file, re_poll, re_poll_rt, re_mask, re_mask_rt, re_head;
+	regex_t re_file, re_poll, re_poll_rt, re_mask, re_mask_rt, re_head, re_def;
 	char *file = NULL;
 	struct strvec removed = STRVEC_INIT;	/* .poll functions removed in this file */
 	size_t used = 0, lineno = 0;
@@ -74,6 +74,9 @@ static void scan_patch(struct boot_series *s, int idx, const char *text)
 	regcomp(&re_mask_rt, "^\\+.*->poll_mask[[:space:]]*=[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*;",
 		REG_EXTENDED);
 	regcomp(&re_head, "^\\+(.*f_poll_head[[:space:]]*=[^=].*)$", REG_EXTENDED);
+	/* a definition the patch takes away: "-__poll_t drm_poll(struct file *filp, ..." */
+	regcomp(&re_def, "^-[A-Za-z_][^=;(]*[[:space:]*]([A-Za-z_][A-Za-z0-9_]*)\\([[:space:]]*struct[[:space:]]+file[[:space:]]*\\*",
+		REG_EXTENDED);
 
 	for (const char *p = text; *p;) {
 		const char *e = strchr(p, '\n');
@@ -103,6 +106,13 @@ static void scan_patch(struct boot_series *s, int idx, const char *text)
 			c->patch = idx;
 			if (!sv_contains(&s->files, file))
 				sv_push(&s->files, file);
+		} else if (file && line[0] == '-' && strncmp(line, "---", 3) && (m = match(&re_def, line, 1))) {
+			char *key = xasprintf("%s\t%s", file, m);
+
+			if (!sv_contains(&s->defined, key))
+				sv_push(&s->defined, key);
+			free(key);
+			free(m);
 		} else if (file && (m = match(&re_head, line, 1))) {
 			char *t = trim_dup(m);
 
@@ -154,6 +164,7 @@ static void scan_patch(struct boot_series *s, int idx, const char *text)
 	regfree(&re_mask);
 	regfree(&re_mask_rt);
 	regfree(&re_head);
+	regfree(&re_def);
 }
 
 void boot_series_read(struct boot_series *s, const char *dir)
@@ -202,12 +213,17 @@ void boot_series_free(struct boot_series *s)
 	sv_clear(&s->patches);
 	sv_clear(&s->subjects);
 	sv_clear(&s->files);
+	sv_clear(&s->defined);
 }
 
 bool boot_series_converts(const struct boot_series *s, const char *file, const char *fn)
 {
+	char *key = xasprintf("%s\t%s", file, fn);
+	bool own = sv_contains(&s->defined, key);
+
+	free(key);
 	for (size_t i = 0; i < s->nconv; i++)
-		if (!strcmp(s->conv[i].file, file) && !strcmp(s->conv[i].poll_fn, fn))
+		if ((own || !strcmp(s->conv[i].file, file)) && !strcmp(s->conv[i].poll_fn, fn))
 			return true;
 	return false;
 }
