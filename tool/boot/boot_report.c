@@ -244,22 +244,35 @@ void br_reach(const struct boot_report *r, const struct conversion *c, struct re
 	const char *skip = NULL;
 	bool any = false, always = false;
 
+	/*
+	 * A conversion in a header is an ops macro's (DRM_GEM_FOPS): the
+	 * drivers that use it are built with it, and a converted file type
+	 * of the same poll function (vkms's card) runs it.
+	 */
+	bool macro = has_suffix(c->file, ".h");
+
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < r->w->nsyms; i++)
+	for (size_t i = 0; i < r->w->nsyms && !macro; i++)
 		if (!strcmp(r->w->syms[i].file, c->file)) {
 			out->built = r->w->syms[i].on;
 			if (!out->built)
 				out->why = r->w->syms[i].reason ? r->w->syms[i].reason : "not built";
 		}
+	for (size_t j = 0; j < r->nkinds && macro; j++)
+		if (!strcmp(r->kinds[j].poll_fn, c->poll_fn) && kind_converted(r, &r->kinds[j]) &&
+		    kind_ran(r, b, &r->kinds[j]) && !kind_skip_reason(r, b, &r->kinds[j]))
+			out->built = true;
 	if (!out->built) {
 		if (!out->why)
-			out->why = "not in the configuration";
+			out->why = macro ? "an ops macro of a header: no converted file type of its poll function ran"
+					 : "not in the configuration";
 		return;
 	}
 	for (size_t j = 0; j < r->nkinds; j++) {
 		const struct guest_kind *k = &r->kinds[j];
 
-		if (strcmp(k->source, c->file) || strcmp(k->poll_fn, c->poll_fn))
+		if (macro ? strcmp(k->poll_fn, c->poll_fn) || !kind_converted(r, k)
+			  : strcmp(k->source, c->file) || strcmp(k->poll_fn, c->poll_fn))
 			continue;
 		any = true;
 		always |= k->always_ready;
