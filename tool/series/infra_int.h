@@ -132,8 +132,6 @@ void edit_do_dentry_open(struct gen *g);
 /* ---- infra_poll.c ---- */
 /* vfs_poll() (recognised first) does the one poll_wait() itself; the prototypes are added. */
 void edit_vfs_poll(struct gen *g, const char *vfs_section, const char *proto_section);
-/* After the prototype of vfs_poll_mask_wait() (made by the patch before). */
-void add_poll_prototype(struct gen *g, const char *section);
 /* The section before the first line after the #include lines at the top. */
 void add_after_includes(struct gen *g, const char *section);
 /* The section after the block that ends with EXPORT_SYMBOL(vfs_poll_mask_wait) (made by the patch before). */

@@ -76,20 +76,6 @@ void edit_vfs_poll(struct gen *g, const char *vfs_section, const char *proto_sec
 	free(text);
 }
 
-/* After the prototype of vfs_poll_mask_wait() (made by the patch before). */
-void add_poll_prototype(struct gen *g, const char *section)
-{
-	char **s = &g->text[F_POLL_H];
-	const char *p = strstr(*s, "vfs_poll_mask_wait(");
-	char *text;
-
-	if (!p || !strchr(p, ';'))
-		anchor(g, F_POLL_H, "no prototype of vfs_poll_mask_wait()");
-	text = tmpl(g, section);
-	text_splice(s, line_next(*s, (size_t)(strchr(p, ';') - *s)), 0, text);
-	free(text);
-}
-
 /* ---- fs/select.c ------------------------------------------------------------------ */
 
 /* The section before the first line after the #include lines at the top. */
