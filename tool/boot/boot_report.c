@@ -238,17 +238,26 @@ static bool kind_passed(const struct boot_report *r, const struct boot_result *b
 	return false;
 }
 
+/*
+ * Does file type K exercise conversion C?  Its source and poll are C's; for
+ * a conversion in a header (MACRO: an ops macro's, DRM_GEM_FOPS), a
+ * converted file type of the same poll function (vkms's card) runs it.
+ */
+static bool kind_serves(const struct boot_report *r, const struct guest_kind *k, const struct conversion *c,
+			bool macro)
+{
+	if (strcmp(k->poll_fn, c->poll_fn))
+		return false;
+	return macro ? kind_converted(r, k) : !strcmp(k->source, c->file);
+}
+
 void br_reach(const struct boot_report *r, const struct conversion *c, struct reach *out)
 {
 	const struct boot_result *b = &r->runs[r->w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
 	const char *skip = NULL;
 	bool any = false, always = false;
 
-	/*
-	 * A conversion in a header is an ops macro's (DRM_GEM_FOPS): the
-	 * drivers that use it are built with it, and a converted file type
-	 * of the same poll function (vkms's card) runs it.
-	 */
+	/* a conversion in a header is built with the drivers that use its macro: when a file type it serves ran */
 	bool macro = has_suffix(c->file, ".h");
 
 	memset(out, 0, sizeof(*out));
@@ -259,8 +268,8 @@ void br_reach(const struct boot_report *r, const struct conversion *c, struct re
 				out->why = r->w->syms[i].reason ? r->w->syms[i].reason : "not built";
 		}
 	for (size_t j = 0; j < r->nkinds && macro; j++)
-		if (!strcmp(r->kinds[j].poll_fn, c->poll_fn) && kind_converted(r, &r->kinds[j]) &&
-		    kind_ran(r, b, &r->kinds[j]) && !kind_skip_reason(r, b, &r->kinds[j]))
+		if (kind_serves(r, &r->kinds[j], c, true) && kind_ran(r, b, &r->kinds[j]) &&
+		    !kind_skip_reason(r, b, &r->kinds[j]))
 			out->built = true;
 	if (!out->built) {
 		if (!out->why)
@@ -271,8 +280,7 @@ void br_reach(const struct boot_report *r, const struct conversion *c, struct re
 	for (size_t j = 0; j < r->nkinds; j++) {
 		const struct guest_kind *k = &r->kinds[j];
 
-		if (macro ? strcmp(k->poll_fn, c->poll_fn) || !kind_converted(r, k)
-			  : strcmp(k->source, c->file) || strcmp(k->poll_fn, c->poll_fn))
+		if (!kind_serves(r, k, c, macro))
 			continue;
 		any = true;
 		always |= k->always_ready;

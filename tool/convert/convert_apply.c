@@ -169,23 +169,18 @@ static int write_rel(struct convert *c, const char *rel, const char *text)
 	return rc;
 }
 
-static int count_in_func(const char *text, const char *func, const char *ident)
+/*
+ * The uses of IDENT in FUNC's body, -1 when there is no such function;
+ * MEMBERS_TOO: x->IDENT and x.IDENT count (not for a parameter: lr->wait
+ * is no use of the poll_table wait).
+ */
+static int count_in_func(const char *text, const char *func, const char *ident, bool members_too)
 {
 	size_t s, e;
 
 	if (!text || !cfacts_func_body(text, func, &s, &e))
 		return -1;
-	return cfacts_count_ident(text, s, e, ident, true);
-}
-
-/* The uses of IDENT, a parameter, in FUNC's body: a member of that name (lr->wait) is not one. */
-static int param_uses(const char *text, const char *func, const char *ident)
-{
-	size_t s, e;
-
-	if (!text || !cfacts_func_body(text, func, &s, &e))
-		return -1;
-	return cfacts_count_ident(text, s, e, ident, false);
+	return cfacts_count_ident(text, s, e, ident, members_too);
 }
 
 /* The poll side: cocci/poll_mask.cocci (SP) on the function, its ops, prototypes, exports. */
@@ -350,11 +345,11 @@ static int check_mask_fn(struct convert *c, json_t *plan, char **reason)
 	char *text = cv_read_rel(c, jstr(plan, "file"));
 	int rc = -1;
 
-	if (!text || count_in_func(text, mask, mask) < 0)
+	if (!text || count_in_func(text, mask, mask, true) < 0)
 		*reason = xasprintf("spatch did not rewrite %s()", fn);
-	else if (param_uses(text, mask, jstr(plan, "pt")) != 0)
+	else if (count_in_func(text, mask, jstr(plan, "pt"), false) != 0)
 		*reason = xasprintf("%s() still uses its poll_table %s after the conversion", fn, jstr(plan, "pt"));
-	else if (count_in_func(text, mask, "poll_wait") != 0)
+	else if (count_in_func(text, mask, "poll_wait", true) != 0)
 		*reason = xasprintf("%s() still calls poll_wait() after the conversion", fn);
 	else
 		rc = 0;
@@ -375,8 +370,8 @@ static int check_sites(struct convert *c, json_t *plan, struct saved *sv, char *
 		/* anon_inode_getfd() sets it through anon_inode_getfd_poll(), and so on */
 		char *fdmark = !strcmp(jstr(s, "anchor"), "anonfd") ? xasprintf("%s_poll", jstr(s, "kind")) : NULL;
 		const char *mark = fdmark ? fdmark : "f_poll_head";
-		int before = added ? 0 : count_in_func(saved_text(sv, jstr(s, "file")), jstr(s, "function"), mark);
-		int after = count_in_func(nt, jstr(s, "function"), mark);
+		int before = added ? 0 : count_in_func(saved_text(sv, jstr(s, "file")), jstr(s, "function"), mark, true);
+		int after = count_in_func(nt, jstr(s, "function"), mark, true);
 
 		free(fdmark);
 		if (added && nt && (size_t)cfacts_count_ident(nt, 0, strlen(nt), jstr(s, "function"), false) !=

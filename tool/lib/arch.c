@@ -80,13 +80,21 @@ bool arch_dir_of(const char *rel, const struct arch_info *a)
 	return !strncmp(rel, "arch/", 5) && !strncmp(rel + 5, a->name, l) && rel[5 + l] == '/';
 }
 
-bool arch_have_compiler(const struct arch_info *a)
+void arch_require_compiler(const struct arch_info *a, const char *what)
 {
 	char *gcc = xasprintf("%sgcc", a->cross);
-	bool r = have_program(gcc);
 
+	if (!have_program(gcc))
+		die_code(EXIT_TOOL, "%s needs the cross compiler %s: apt-get install %s", what, gcc, a->pkg);
 	free(gcc);
-	return r;
+}
+
+void arch_make_args(const struct arch_info *a, struct strvec *out)
+{
+	if (a == arch_host())
+		return;
+	sv_pushf(out, "ARCH=%s", a->name);
+	sv_pushf(out, "CROSS_COMPILE=%s", a->cross);
 }
 
 char *arch_target(const struct arch_info *a, const char *build)

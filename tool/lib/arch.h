@@ -36,8 +36,11 @@ const struct arch_info *arch_next(const struct arch_info *a);
 const char *arch_names(void);
 /* Is REL (relative to the tree) under arch/A/? */
 bool arch_dir_of(const char *rel, const struct arch_info *a);
-/* The cross compiler's gcc is on PATH (always true for x86). */
-bool arch_have_compiler(const struct arch_info *a);
+/* Dies (EXIT_TOOL) naming the Debian package when A's gcc is not on PATH; WHAT says who needs it. */
+void arch_require_compiler(const struct arch_info *a, const char *what);
+struct strvec;
+/* The make variables that build for A, "ARCH=powerpc" and "CROSS_COMPILE=...", into OUT: none for x86. */
+void arch_make_args(const struct arch_info *a, struct strvec *out);
 /*
  * The clang target for A in the build directory BUILD: the big-endian
  * triple when BUILD's configuration sets CONFIG_CPU_BIG_ENDIAN.  Allocated.

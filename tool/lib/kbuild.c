@@ -655,17 +655,20 @@ static int obj_built(struct kbuild *k, const char *dir, const char *obj, char **
 
 static int dir_built(struct kbuild *k, const char *dir, char **why, int depth)
 {
+	const char *in_arch = !strncmp(dir, "arch/", 5) ? dir + 5 : NULL;
+	size_t al = strlen(k->arch);
+	/* arch/X or below it, X the configured architecture */
+	bool ours = in_arch && !strncmp(in_arch, k->arch, al) && (!in_arch[al] || in_arch[al] == '/');
 	char *anc = xstrdup(dir), *slash;
 	int r = UNKNOWN;
 
-	if (!strncmp(dir, "arch/", 5) &&
-	    (strncmp(dir + 5, k->arch, strlen(k->arch)) || (dir[5 + strlen(k->arch)] && dir[5 + strlen(k->arch)] != '/'))) {
+	if (in_arch && !ours) {
 		if (why && !*why)
 			*why = xasprintf("%s is not the configured architecture", dir);
 		free(anc);
 		return NO;
 	}
-	if (!strchr(dir, '/') || (!strncmp(dir, "arch/", 5) && !strcmp(dir + 5, k->arch))) {
+	if (!strchr(dir, '/') || (ours && !in_arch[al])) {
 		free(anc);
 		return YES;	/* a top-level directory of the build */
 	}

@@ -306,8 +306,8 @@ static void kernel_common_flags(struct flags *f, const struct tree *t)
 {
 	const char *S = t->root, *B = f->build;
 	static const char *const incs[] = {
-		"%s/arch/%s/include", "%s/arch/%s/include/generated", "%s/include", "%s/include",
-		"%s/arch/%s/include/uapi", "%s/arch/%s/include/generated/uapi", "%s/include/uapi",
+		"%s/arch/x86/include", "%s/arch/x86/include/generated", "%s/include", "%s/include",
+		"%s/arch/x86/include/uapi", "%s/arch/x86/include/generated/uapi", "%s/include/uapi",
 		"%s/include/generated/uapi", NULL,
 	};
 	static const bool from_build[] = { false, true, false, true, false, true, false, true };
@@ -318,8 +318,7 @@ static void kernel_common_flags(struct flags *f, const struct tree *t)
 
 	sv_push(&f->common, "-nostdinc");
 	for (int i = 0; incs[i]; i++) {
-		char *p = strstr(incs[i], "/arch/") ? xasprintf(incs[i], from_build[i] ? B : S, f->arch->name)
-						    : xasprintf(incs[i], from_build[i] ? B : S);
+		char *p = xasprintf(incs[i], from_build[i] ? B : S);
 
 		if (is_dir(p))
 			sv_pushf(&f->common, "-I%s", p);
@@ -451,18 +450,27 @@ static void run_prepare(struct flags *f, const struct tree *t, const struct prep
 	}
 	if (mkdir_p(f->build) < 0)
 		die_code(EXIT_INPUT, "cannot create '%s': %s", f->build, strerror(errno));
-	if (f->arch != arch_host() && !arch_have_compiler(f->arch))
-		die_code(EXIT_TOOL, "--arch %s needs its cross compiler, %sgcc: apt-get install %s", f->arch->name,
-			 f->arch->cross, f->arch->pkg);
+	if (f->arch != arch_host()) {
+		char *what = xasprintf("--arch %s", f->arch->name);
+
+		arch_require_compiler(f->arch, what);
+		free(what);
+	}
 	if (!o->quiet)
 		fprintf(stderr, "polltax: preparing %s%s%s in '%s' (make %s prepare; log in '%s')\n",
 			t->version, f->arch != arch_host() ? " for " : "", f->arch != arch_host() ? f->arch->name : "",
 			f->build, f->config, log);
-	if (f->arch != arch_host()) {
-		char *av = xasprintf("ARCH=%s CROSS_COMPILE=%s %s", f->arch->name, f->arch->cross, odir);
+	{
+		struct strvec vars = STRVEC_INIT;
+		struct strbuf sb = STRBUF_INIT;
 
+		arch_make_args(f->arch, &vars);
+		for (size_t i = 0; i < vars.n; i++)
+			sb_addf(&sb, "%s ", vars.v[i]);
+		sb_adds(&sb, odir);
 		free(odir);
-		odir = av;
+		odir = sb_detach(&sb);
+		sv_clear(&vars);
 	}
 	cmd = xasprintf("make -C '%s' %s %s >'%s' 2>&1 && make -C '%s' %s %s prepare >>'%s' 2>&1",
 			t->root, odir, f->config, log, t->root, odir, jobs, log);
@@ -527,7 +535,6 @@ void flags_init(struct flags *f, const struct tree *t, const struct prepare_opts
 		die_code(EXIT_USAGE, "%s", err);
 	if (f->kind != FLAGS_PREPARED && f->kind != FLAGS_INTREE)
 		die_code(EXIT_USAGE, "--arch needs a kernel build of the tree, but its flags come from %s", f->source);
-	f->conf = kbuild_open(t->root, f->build);
 	f->alt = xcalloc((size_t)n, sizeof(*f->alt));
 	for (int i = 0; i < n; i++)
 		alt_init(&f->alt[f->nalt++], f, t, o, as[i]);
@@ -581,6 +588,7 @@ static void host_init(struct flags *f, const struct tree *t, const struct prepar
 		free(p);
 		kernel_common_flags(f, t);
 		f->kb = kbuild_new(t->root, f->build);
+		f->conf = kbuild_open(t->root, f->build);
 		return;
 	}
 	free(p);
@@ -599,6 +607,7 @@ static void host_init(struct flags *f, const struct tree *t, const struct prepar
 		run_prepare(f, t, o);
 	kernel_common_flags(f, t);
 	f->kb = kbuild_new(t->root, f->build);
+	f->conf = kbuild_open(t->root, f->build);
 }
 
 /* Does F's architecture (and configuration, when known) build REL? */

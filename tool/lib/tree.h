@@ -41,7 +41,7 @@ struct flags {
 	 */
 	struct flags *alt;
 	size_t nalt;
-	struct kbuild *conf;	/* this build's configuration (kbuild_open()), when there are alternatives */
+	struct kbuild *conf;	/* this build's configuration (kbuild_open()): a kernel build's only, NULL without auto.conf */
 };
 
 /* Fills T or dies with EXIT_INPUT and a message saying what is missing. */

@@ -136,7 +136,6 @@ static json_t *plan_commands(json_t *p)
 /* The configuration the series is checked against (verify builds it). */
 struct config {
 	struct flags fl;
-	struct kbuild *kb;	/* a Kbuild tree with a prepared build */
 	const char *name;
 	const char *root;	/* the tree */
 	char *why;		/* why the last plan was not configured */
@@ -150,13 +149,10 @@ static void cfg_open(struct config *c, const struct tree *t, const char *config,
 	c->name = config;
 	c->root = t->root;
 	flags_init(&c->fl, t, &po);
-	if (c->fl.kind != FLAGS_FILE && c->fl.kind != FLAGS_CCDB)
-		c->kb = kbuild_open(t->root, c->fl.build);
 }
 
 static void cfg_close(struct config *c)
 {
-	kbuild_close(c->kb);
 	flags_free(&c->fl);
 	free(c->why);
 }
@@ -170,20 +166,18 @@ static void cfg_close(struct config *c)
  */
 static bool builds_alone(const struct config *c, const struct flags *fl, const char *rel)
 {
-	char *obj = xstrdup(rel), *odir = xasprintf("O=%s", fl->build);
-	char *av = fl->arch != arch_host() ? xasprintf("ARCH=%s", fl->arch->name) : NULL;
-	char *cc = av ? xasprintf("CROSS_COMPILE=%s", fl->arch->cross) : NULL;
-	const char *argv[] = { "make", "-s", odir, obj, av, cc, NULL };
+	struct strvec argv = STRVEC_INIT;
 	bool ok = false;
 
+	sv_push(&argv, "make");
+	sv_push(&argv, "-s");
+	sv_pushf(&argv, "O=%s", fl->build);
+	sv_pushf(&argv, "%.*so", (int)strlen(rel) - 1, rel);
+	arch_make_args(fl->arch, &argv);
 	/* only in a build directory of ours: an in-tree build would write to the tree */
-	obj[strlen(obj) - 1] = 'o';
 	if (fl->kind == FLAGS_PREPARED)
-		ok = run_cmd(argv, c->root, NULL, true) == 0;
-	free(obj);
-	free(odir);
-	free(av);
-	free(cc);
+		ok = run_cmd((const char *const *)argv.v, c->root, NULL, true) == 0;
+	sv_clear(&argv);
 	return ok;
 }
 
@@ -195,11 +189,11 @@ static bool builds_alone(const struct config *c, const struct flags *fl, const c
 static bool build_of(struct config *c, const char *rel, const struct flags **fl, bool *alone, char **why)
 {
 	const struct flags *af = flags_arch_of(&c->fl, rel);
+	/* x86's answer, and its reason when it does not build REL */
+	int x86 = c->fl.conf ? kbuild_built(c->fl.conf, rel, why) : -1;
 
 	*alone = false;
 	*fl = af;
-	if (c->kb)
-		kbuild_built(c->kb, rel, why);
 	if (af != &c->fl) {
 		/* another architecture's configuration builds it, or it is under that one's arch/ */
 		if (kbuild_built(af->conf, rel, NULL) == 1)
@@ -207,7 +201,7 @@ static bool build_of(struct config *c, const char *rel, const struct flags **fl,
 		*alone = true;
 		return builds_alone(c, af, rel);
 	}
-	if (!c->kb || kbuild_built(c->kb, rel, NULL) != 0)
+	if (x86 != 0)
 		return true;
 	*alone = true;
 	if (builds_alone(c, af, rel))

@@ -241,10 +241,7 @@ static int build_units(struct builder *b, const struct strvec *cfiles, struct st
 		sv_push(&argv, "-k");	/* one object that fails does not hide the others' warnings */
 		sv_pushf(&argv, "-j%d", b->jobs);
 		sv_pushf(&argv, "O=%s", b->build);
-		if (b->arch && b->arch != arch_host()) {
-			sv_pushf(&argv, "ARCH=%s", b->arch->name);
-			sv_pushf(&argv, "CROSS_COMPILE=%s", b->arch->cross);
-		}
+		arch_make_args(b->arch, &argv);
 		sv_push(&argv, "C=2");
 		for (size_t i = 0; i < cfiles->n; i++) {
 			char *o = kbuild_target(b->kb, cfiles->v[i]);
@@ -315,7 +312,7 @@ static int build_units(struct builder *b, const struct strvec *cfiles, struct st
 static bool is_file_in(const char *dir, const char *rel);
 static void forget_cmd_files(struct builder *b, const struct strvec *cfiles);
 static size_t split_builders(struct verify *v, const struct strvec *cfiles, struct builder **bs, struct strvec *groups);
-static void add_affected(struct verify *v, const char *abs, struct strvec *cfiles);
+static void patch_cfiles(struct verify *v, const char *abs, bool existing, struct strvec *cfiles);
 
 /*
  * Sparse's baseline for patches 2..n in one build, after patch 1 (the
@@ -355,7 +352,7 @@ static void baseline_group(struct builder *b, const struct strvec *cfiles, const
 static void baseline(struct verify *v, struct strvec *w)
 {
 	const struct strvec *patches = v->patches;
-	struct strvec files = STRVEC_INIT, cfiles = STRVEC_INIT, groups[ARCH_MAX + 1];
+	struct strvec cfiles = STRVEC_INIT, groups[ARCH_MAX + 1];
 	struct builder *bs[ARCH_MAX + 1];
 	size_t ng;
 
@@ -363,20 +360,7 @@ static void baseline(struct verify *v, struct strvec *w)
 		char *abs = realpath(patches->v[i], NULL);
 
 		if (abs)
-			touched_files(abs, &files);
-		free(abs);
-	}
-	for (size_t k = 0; k < files.n; k++) {
-		size_t l = strlen(files.v[k]);
-
-		if (l > 2 && !strcmp(files.v[k] + l - 2, ".c") && is_file_in(v->s.work, files.v[k]))
-			sv_push(&cfiles, files.v[k]);
-	}
-	for (size_t i = 1; i < patches->n; i++) {
-		char *abs = realpath(patches->v[i], NULL);
-
-		if (abs)
-			add_affected(v, abs, &cfiles);
+			patch_cfiles(v, abs, true, &cfiles);
 		free(abs);
 	}
 	if (!v->o->quiet)
@@ -386,7 +370,6 @@ static void baseline(struct verify *v, struct strvec *w)
 		baseline_group(bs[g], &groups[g], &v->s, w);
 		sv_clear(&groups[g]);
 	}
-	sv_clear(&files);
 	sv_clear(&cfiles);
 }
 
@@ -415,7 +398,7 @@ static void forget_cmd_files(struct builder *b, const struct strvec *cfiles)
 static void prepare_kbuild(struct builder *b, const struct scratch *s, const char *config, bool quiet)
 {
 	char *marker, *dotconfig, *want = NULL, *have = NULL;
-	bool cross = b->arch && b->arch != arch_host();
+	bool cross = b->arch != arch_host();
 
 	b->build = cross ? xasprintf("%s/build-%s-%s", s->dir, config, b->arch->name) : xasprintf("%s/build-%s", s->dir, config);
 	marker = path_join(b->build, ".polltax-config");
@@ -424,24 +407,28 @@ static void prepare_kbuild(struct builder *b, const struct scratch *s, const cha
 	if (read_file(marker, &have, NULL) < 0)
 		have = NULL;
 	if (!is_file(dotconfig) || !have || strcmp(have, want)) {
-		char *jobs = xasprintf("-j%d", b->jobs), *o = xasprintf("O=%s", b->build);
-		char *av = cross ? xasprintf("ARCH=%s", b->arch->name) : NULL;
-		char *cc = cross ? xasprintf("CROSS_COMPILE=%s", b->arch->cross) : NULL;
-		const char *argv[] = { "nice", "make", "-s", jobs, o, config, av, cc, NULL };
+		struct strvec argv = STRVEC_INIT;
 
-		if (cross && !arch_have_compiler(b->arch))
-			die_code(EXIT_TOOL, "the series builds a file with ARCH=%s, whose cross compiler %sgcc is "
-				 "missing: apt-get install %s", b->arch->name, b->arch->cross, b->arch->pkg);
+		if (cross) {
+			char *what = xasprintf("the series (a file only ARCH=%s builds)", b->arch->name);
+
+			arch_require_compiler(b->arch, what);
+			free(what);
+		}
+		sv_push(&argv, "nice");
+		sv_push(&argv, "make");
+		sv_push(&argv, "-s");
+		sv_pushf(&argv, "-j%d", b->jobs);
+		sv_pushf(&argv, "O=%s", b->build);
+		sv_push(&argv, config);
+		arch_make_args(b->arch, &argv);
 		if (!quiet)
 			fprintf(stderr, "polltax: configuring %s%s%s in '%s'\n", config, cross ? " for " : "",
 				cross ? b->arch->name : "", b->build);
-		if (mkdir_p(b->build) < 0 || run_cmd(argv, s->work, NULL, quiet) != 0)
+		if (mkdir_p(b->build) < 0 || run_cmd((const char *const *)argv.v, s->work, NULL, quiet) != 0)
 			die_code(EXIT_INPUT, "make %s failed in '%s'", config, b->build);
 		write_file_atomic(marker, want, strlen(want));
-		free(jobs);
-		free(o);
-		free(av);
-		free(cc);
+		sv_clear(&argv);
 	}
 	free(marker);
 	free(dotconfig);
@@ -593,23 +580,27 @@ static void load_series_facts(struct verify *v)
 }
 
 /*
- * To the .c files CFILES of patch ABS, those its conversions change without
- * touching them (series.json): the users of an ops macro of a header the
- * patch changes are built too.
+ * The .c files patch ABS builds into CFILES (each once): those it touches
+ * (only those in the work tree now with EXISTING: not one it creates),
+ * then those its conversions change without touching them (series.json):
+ * the users of an ops macro of a header the patch changes.
  */
-static void add_affected(struct verify *v, const char *abs, struct strvec *cfiles)
+static void patch_cfiles(struct verify *v, const char *abs, bool existing, struct strvec *cfiles)
 {
+	struct strvec files = STRVEC_INIT;
 	char *c = patch_commit(abs);
 	json_t *x;
 	size_t i;
 
-	json_array_foreach(c ? json_object_get(v->st->affected, c) : NULL, i, x) {
-		char *p = path_join(v->s.work, json_string_value(x));
-
-		if (!sv_contains(cfiles, json_string_value(x)) && is_file(p))
-			sv_push(cfiles, json_string_value(x));
-		free(p);
-	}
+	touched_files(abs, &files);
+	json_array_foreach(c ? json_object_get(v->st->affected, c) : NULL, i, x)
+		if (!sv_contains(&files, json_string_value(x)) && is_file_in(v->s.work, json_string_value(x)))
+			sv_push(&files, json_string_value(x));
+	for (size_t k = 0; k < files.n; k++)
+		if (has_suffix(files.v[k], ".c") && !sv_contains(cfiles, files.v[k]) &&
+		    (!existing || is_file_in(v->s.work, files.v[k])))
+			sv_push(cfiles, files.v[k]);
+	sv_clear(&files);
 	free(c);
 }
 
@@ -803,7 +794,7 @@ static void build_after(struct verify *v, struct verify_row *r, const char *abs,
 			sb_adds(&failed, log1.buf ? log1.buf : "");
 		}
 		retried |= rt;
-		if (bs[g]->arch && bs[g]->arch != arch_host())
+		if (bs[g]->arch != arch_host())
 			sb_addf(&arches, "%s%s", arches.len ? ", " : "", bs[g]->arch->name);
 		sb_release(&log1);
 		sv_clear(&groups[g]);
@@ -836,7 +827,7 @@ static bool verify_patch(struct verify *v, size_t i)
 	const struct strvec *patches = v->patches;
 	struct verify_state *st = v->st;
 	struct verify_row *r = &v->rows[i];
-	struct strvec files = STRVEC_INIT, cfiles = STRVEC_INIT, w0 = STRVEC_INIT, w1 = STRVEC_INIT;
+	struct strvec cfiles = STRVEC_INIT, w0 = STRVEC_INIT, w1 = STRVEC_INIT;
 	const char *base = strrchr(patches->v[i], '/') + 1;
 	char *abs = realpath_or_die(patches->v[i]);
 	bool build = !v->o->no_build, applied;
@@ -846,14 +837,7 @@ static bool verify_patch(struct verify *v, size_t i)
 	r->build = r->sparse = "-";
 	if (!v->o->quiet)
 		fprintf(stderr, "polltax: [%zu/%zu] %s\n", i + 1, patches->n, base);
-	touched_files(abs, &files);
-	for (size_t k = 0; k < files.n; k++) {
-		size_t l = strlen(files.v[k]);
-
-		if (l > 2 && !strcmp(files.v[k] + l - 2, ".c"))
-			sv_push(&cfiles, files.v[k]);
-	}
-	add_affected(v, abs, &cfiles);
+	patch_cfiles(v, abs, false, &cfiles);
 	if (build && cfiles.n)
 		warnings_before(v, &cfiles, &w0);
 	applied = scratch_git(&v->s, NULL, true, "am", "-q", "--keep-non-patch", abs, NULL) == 0;
@@ -883,7 +867,6 @@ static bool verify_patch(struct verify *v, size_t i)
 		}
 	}
 	free(abs);
-	sv_clear(&files);
 	sv_clear(&cfiles);
 	sv_clear(&w0);
 	sv_clear(&w1);

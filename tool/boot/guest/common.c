@@ -9,6 +9,7 @@
 #include "polltest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -111,6 +112,13 @@ void guest_cleanup(void)
 int neg_errno(void)
 {
 	return errno ? -errno : -EIO;
+}
+
+int set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) ? neg_errno() : 0;
 }
 
 void close_all(struct fixture *f)

@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #define WAIT_MS 5000
@@ -243,16 +242,13 @@ int drm_crc_trigger(struct fixture *f)
 
 int drm_card_open(struct fixture *f)
 {
-	int minor = 0, r, fl;
+	int minor = 0, r;
 
 	f->fd = vkms_card(&minor);
 	if (f->fd < 0)
 		return f->fd;	/* no vkms */
-	if ((r = kms_setup(f->fd)) || (r = crtc_set(f->fd, true)))
+	if ((r = kms_setup(f->fd)) || (r = crtc_set(f->fd, true)) || (r = set_nonblock(f->fd)))
 		return r;
-	fl = fcntl(f->fd, F_GETFL);
-	if (fl < 0 || fcntl(f->fd, F_SETFL, fl | O_NONBLOCK))
-		return neg_errno();
 	return drain_fd(f->fd);
 }
 

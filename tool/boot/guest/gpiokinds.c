@@ -103,13 +103,6 @@ int gpio_edge_trigger(struct fixture *f)
 	return r ? r : write_text(f->path, v[0] == '1' ? "0" : "1");
 }
 
-static int nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	return fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) ? neg_errno() : 0;
-}
-
 int gpio_line_open(struct fixture *f)
 {
 	struct gpio_v2_line_request req;
@@ -127,7 +120,7 @@ int gpio_line_open(struct fixture *f)
 	if (ioctl(f->aux[0], GPIO_V2_GET_LINE_IOCTL, &req))
 		return neg_errno();
 	f->fd = req.fd;
-	return nonblock(f->fd);
+	return set_nonblock(f->fd);
 }
 
 int gpio_event_open(struct fixture *f)
@@ -146,7 +139,7 @@ int gpio_event_open(struct fixture *f)
 	if (ioctl(f->aux[0], GPIO_GET_LINEEVENT_IOCTL, &req))
 		return neg_errno();
 	f->fd = req.fd;
-	return nonblock(f->fd);
+	return set_nonblock(f->fd);
 }
 
 int gpio_chip_open(struct fixture *f)

@@ -76,6 +76,7 @@ int pty_open(struct fixture *f);	/* the slave in fd, the master in aux[0] */
 const char *tmp_dir(void);
 int neg_errno(void);		/* -errno, or -EIO when errno is 0 */
 void close_all(struct fixture *f);	/* the fixture's fd and aux fds closed, and marked so (-1) */
+int set_nonblock(int fd);		/* O_NONBLOCK added to FD's flags; 0 or -errno */
 bool ready_fd(int fd, short ev);	/* poll(fd, ev) with no wait */
 int write_byte(int fd);		/* 0 or -errno */
 
