@@ -42,6 +42,13 @@
 ///                             flags, context_inode) becomes
 ///                             anon_inode_create_getfd_poll(N, &FOPS,
 ///                             priv, flags, context_inode, head)
+///   -D anchor_anonfw, -D anchor_anonfwguard
+///                             the same two for the one
+///                             anon_inode_getfile() of SITE that a
+///                             framework makes with the fops a driver
+///                             handed it (anon_inode_getfile(N,
+///                             dev->driver->fops, priv, ...)): no &FOPS
+///                             to name, polltax checks that SITE has one
 ///   -D anchor_anonret -D fops=FOPS
 ///                             "return anon_inode_getfile(...);": the
 ///                             file goes in a new local, file, which is
@@ -82,6 +89,8 @@ virtual anchor_local
 virtual anchor_first
 virtual anchor_anon
 virtual anchor_anonguard
+virtual anchor_anonfw
+virtual anchor_anonfwguard
 virtual anchor_anonfd
 virtual anchor_anonret
 virtual anchor_addopen
@@ -171,6 +180,35 @@ fresh identifier e = "" ## virtual.head;
   site(...) {
   <...
   X = ag(N, &fops, P, ...);
++ if (!IS_ERR(X))
++ 	X->f_poll_head = e;
+  ...>
+  }
+
+@depends on anchor_anonfw@
+identifier virtual.site;
+identifier ag =~ "^anon_inode_(create_)?getfile$";
+statement S;
+expression X, N, F, P;
+fresh identifier e = "" ## virtual.head;
+@@
+  site(...) {
+  <...
+  X = ag(N, F, P, ...);
+  if (IS_ERR(X)) S
++ X->f_poll_head = e;
+  ...>
+  }
+
+@depends on anchor_anonfwguard@
+identifier virtual.site;
+identifier ag =~ "^anon_inode_(create_)?getfile$";
+expression X, N, F, P;
+fresh identifier e = "" ## virtual.head;
+@@
+  site(...) {
+  <...
+  X = ag(N, F, P, ...);
 + if (!IS_ERR(X))
 + 	X->f_poll_head = e;
   ...>

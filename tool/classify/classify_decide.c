@@ -730,7 +730,7 @@ static void convertible(struct dec *d)
 {
 	bool direct = false, open_path = false, own_open = false, pd_known = false;
 	bool blocked = false;
-	const char *why = NULL, *shared_open = NULL;
+	const char *why = NULL, *shared_open = NULL, *unproven = NULL;
 	char *why_own = NULL;
 	json_t *s, *plan = json_array();
 	size_t i;
@@ -752,10 +752,16 @@ static void convertible(struct dec *d)
 			json_object_set_new(s, "settable", json_true());
 		}
 
+		if (json_object_get(s, "unproven")) {
+			/* a way files are made with the ops that the analysis cannot follow (classify_sites.c) */
+			if (!unproven)
+				unproven = jstr(s, "unproven");
+			continue;
+		}
 		if (!strcmp(k, "open")) {
 			if (settable) {
 				own_open = true;
-				json_array_append_new(plan, json_sprintf("open:%s", jstr(s, "function")));
+				push_unique(plan, json_sprintf("open:%s", jstr(s, "function")));
 			} else {
 				shared_open = jstr(s, "function");
 			}
@@ -767,7 +773,7 @@ static void convertible(struct dec *d)
 		if (settable) {
 			direct = true;
 			pd_known |= json_is_true(json_object_get(s, "sets_private_data"));
-			json_array_append_new(plan, json_sprintf("%s:%s", k, jstr(s, "function")));
+			push_unique(plan, json_sprintf("%s:%s", k, jstr(s, "function")));
 		} else if (!strcmp(k, "anon_inode_getfd")) {
 			blocked = true;
 			why = "a file is created by anon_inode_getfd(), which does not return it, and the "
@@ -797,6 +803,10 @@ static void convertible(struct dec *d)
 		why = why_own = no_site_why(d->c, d->p);
 		if (!why)
 			why = "no creation site found";
+	}
+	if (unproven) {
+		blocked = true;
+		why = unproven;
 	}
 	if (blocked) {
 		d->v.conv = "needs-open";

@@ -261,6 +261,8 @@ static void load_refs(struct cx *c, json_t *tu, const char *file)
 			free(uk);
 		}
 		pl_push(list_at(&c->refs, r->var), r);
+		if (!strncmp(r->ctx, "init:", 5) || !strncmp(r->ctx, "assign:", 7))
+			pl_push(list_at(&c->member_refs, strchr(r->ctx, ':') + 1), r);
 		free(key);
 	}
 }
@@ -399,6 +401,63 @@ static void group_assignments(struct cx *c)
 	}
 }
 
+static void flow_fn_free(void *p)
+{
+	struct flow_fn *f = p;
+
+	free(f->passes.v);
+	free(f->stores.v);
+	free(f);
+}
+
+/* The fop_flow records of TU (FILE): per function, and per fops member read. */
+static void load_flow(struct cx *c, json_t *tu, const char *file)
+{
+	json_t *v;
+	size_t j;
+
+	json_array_foreach(json_object_get(tu, "fop_flow"), j, v) {
+		char *key = xasprintf("%s:%s", file, jstr(v, "in"));
+		bool added;
+		void **slot = smap_slot(&c->flow_fns, key, &added);
+		struct flow_fn *f;
+		const char *k = jstr(v, "k");
+
+		free(key);
+		if (added) {
+			f = *slot = xcalloc(1, sizeof(*f));
+			f->file = file;
+			f->in = jstr(v, "in");
+			f->line = json_integer_value(json_object_get(v, "line"));
+		}
+		f = *slot;
+		if (!strcmp(k, "store")) {
+			const char *fk = jstr(v, "field");
+
+			f->store_fop |= !strcmp(fk, "file.f_op");
+			f->store_ifop |= !strcmp(fk, "inode.i_fop");
+			if (strcmp(fk, "file.f_op") && strcmp(fk, "inode.i_fop")) {
+				bool fresh;
+
+				pl_push(&f->stores, (void *)fk);
+				*smap_slot(&c->member_stores, fk, &fresh) = (void *)fk;
+			}
+		} else if (!strcmp(k, "open_call")) {
+			f->open_call = true;
+		} else if (!strcmp(k, "pass")) {
+			pl_push(&f->passes, (void *)jstr(v, "callee"));
+		} else if (!strcmp(k, "read")) {
+			struct plist *l = list_at(&c->flow_readers, jstr(v, "field"));
+			bool have = false;
+
+			for (size_t i = 0; i < l->n; i++)
+				have |= l->v[i] == f;
+			if (!have)
+				pl_push(l, f);
+		}
+	}
+}
+
 void facts_load(struct cx *c, json_t *tus)
 {
 	size_t i;
@@ -412,6 +471,7 @@ void facts_load(struct cx *c, json_t *tus)
 		load_refs(c, tu, file);
 		load_defs(c, tu, file);
 		load_sets(c, tu, file);
+		load_flow(c, tu, file);
 	}
 	group_assignments(c);
 }
@@ -482,6 +542,20 @@ const struct plist *fact_refs(struct cx *c, const char *file, const char *var)
 	r = smap_get(&c->refs, k);
 	free(k);
 	return r;
+}
+
+struct flow_fn *fact_flow(struct cx *c, const char *file, const char *fn)
+{
+	char *k = xasprintf("%s:%s", file, fn);
+	struct flow_fn *f = smap_get(&c->flow_fns, k);
+
+	free(k);
+	return f;
+}
+
+const struct plist *fact_flow_readers(struct cx *c, const char *field)
+{
+	return smap_get(&c->flow_readers, field);
 }
 
 const struct plist *fact_field_sets(struct cx *c, const char *field)
@@ -575,6 +649,10 @@ void facts_free(struct cx *c)
 	smap_free(&c->followed, NULL);
 	smap_free(&c->layer_index, NULL);
 	smap_free(&c->open_users, users_free);
+	smap_free(&c->flow_readers, pl_free);
+	smap_free(&c->member_refs, pl_free);
+	smap_free(&c->member_stores, NULL);
+	smap_free(&c->flow_fns, flow_fn_free);
 	for (size_t i = 0; i < c->owned.n; i++)
 		free(c->owned.v[i]);
 	free(c->owned.v);

@@ -87,6 +87,15 @@ struct ref_fact {
 	json_t *line;
 };
 
+/* What one function does with file_operations pointers (extract.c "fop_flow"). */
+struct flow_fn {
+	const char *file, *in;
+	json_int_t line;	/* its first fop_flow record */
+	bool store_fop, store_ifop, open_call;	/* file->f_op =, inode->i_fop =, ->open() called */
+	struct plist passes;	/* const char *: the functions it hands a fops pointer to */
+	struct plist stores;	/* const char *: the other members it stores a fops pointer in */
+};
+
 /* A function member of an ops record. */
 struct member {
 	char *name;		/* the member ("open", "poll") */
@@ -145,6 +154,10 @@ struct cx {
 	struct plist layers;	/* struct layer, in the order found */
 	struct smap layer_index;	/* key -> struct layer */
 	struct smap open_users;	/* open function key -> struct smap of poll function keys */
+	struct smap member_refs;	/* "struct.field" -> struct plist of struct ref_fact ("init:", "assign:") */
+	struct smap member_stores;	/* "struct.field" -> non-NULL: a fops that is no global's address is stored there */
+	struct smap flow_fns;	/* "file:function" -> struct flow_fn */
+	struct smap flow_readers;	/* "struct.field" (a fops pointer member) -> struct plist of struct flow_fn */
 	struct plist owned;	/* what the loading allocated besides the above */
 };
 
@@ -160,6 +173,8 @@ const char *fact_def_file(struct cx *c, const char *name);	/* NULL: defined nowh
 const struct plist *fact_pd(struct cx *c, const char *file, const char *fn);	/* NULL: none */
 const struct plist *fact_refs(struct cx *c, const char *file, const char *var);	/* file NULL: by var */
 const struct plist *fact_field_sets(struct cx *c, const char *field);
+struct flow_fn *fact_flow(struct cx *c, const char *file, const char *fn);	/* NULL: no fop_flow record */
+const struct plist *fact_flow_readers(struct cx *c, const char *field);	/* NULL: no function reads it */
 json_t *fact_returns(struct cx *c, const char *name);
 bool fact_pollfree(struct cx *c, const char *field);
 json_t *fact_errors(struct cx *c, const char *file);
@@ -210,6 +225,7 @@ const char *def_file_of(struct cx *c, const struct member *m, const char *recfil
  * from files it did not read); NULL when they do not say.  Allocated.
  */
 char *no_site_why(struct cx *c, const struct impl *p);
+void push_unique(json_t *arr, json_t *e);	/* E owned; dropped when ARR has an equal one */
 void creation_sites(struct cx *c, struct ops_rec *o, const char *poll_key, const char *poll_file,
 		    json_t *sites, json_t *reassigned);
 /* Does the ->open FN (in FILE) store an object in private_data? UNSEEN: *GAP is where the analysis stops. */

@@ -122,14 +122,193 @@ static char *registered_kind(struct cx *c, const struct ref_fact *ref, const cha
 	return kind;
 }
 
-/* The creation site REF makes, or NULL when it only looks at the fops. */
-static json_t *ref_site(struct cx *c, const struct ref_fact *ref)
+/*
+ * Append E (owned) to ARR unless an equal one is there already: a site,
+ * or a step of a plan, that two ops records sharing an open both give.
+ */
+void push_unique(json_t *arr, json_t *e)
 {
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(arr, i, x)
+		if (json_equal(x, e)) {
+			json_decref(e);
+			return;
+		}
+	json_array_append_new(arr, e);
+}
+
+/* Following a fops into the code that makes files with it (fops_flow_opens()). */
+struct fw_walk {
+	struct cx *c;
+	json_t *sites;		/* the files made directly (anon_inode_getfile()) go here */
+	const char *poll_key;	/* the poll whose conversion asks */
+	const char *what;	/* the ops followed: a variable, or "the fops handed through T.F" */
+};
+
+/*
+ * Does every ops record handed through member FIELD (refs "init:FIELD",
+ * "assign:FIELD") poll with W's poll, or not at all?  Then a framework's
+ * file made with that member's fops can get this poll's head.  Not when
+ * a function stores a fops that is no global's address there: which
+ * ops those are is not seen.
+ */
+static bool member_polls_alike(struct fw_walk *w, const char *field)
+{
+	const struct plist *refs = smap_get(&w->c->member_refs, field);
+
+	if (smap_get(&w->c->member_stores, field))
+		return false;
+	for (size_t i = 0; refs && i < refs->n; i++) {
+		const struct ref_fact *r = refs->v[i];
+		bool found = false;
+
+		for (size_t j = 0; j < w->c->ops.n; j++) {
+			struct ops_rec *o = w->c->ops.v[j];
+			const struct member *m;
+			const char *mf;
+			char *key;
+			bool same;
+
+			if (o->assign || strcmp(o->var, r->var) || (o->st && strcmp(o->file, r->file)))
+				continue;
+			m = member_named(o, "poll");
+			found = true;
+			/* no ->poll: vfs_poll() never looks at f_poll_head (the infrastructure patch) */
+			if (!m)
+				continue;
+			fn_key_of(m, o->file, &key, &mf);
+			same = !strcmp(key, w->poll_key);
+			free(key);
+			if (!same)
+				return false;
+		}
+		if (!found)
+			return false;
+	}
+	return refs != NULL;
+}
+
+static char *framework_opens_at(struct fw_walk *w, const char *field, int depth);
+
+/*
+ * What function FN (FILE) does with the fops pointer it reads from member
+ * FIELD or is handed as a parameter (PARAM), followed into the functions
+ * it hands it to and the members it keeps it in (DEPTH: how far): it
+ * installs it in an inode (the VFS opens through ->open), or in the file
+ * and calls its ->open (a framework's open: drm_stub_open()), or creates a
+ * file with it (anon_inode_getfile(): a site of its own, which polltax can
+ * set when the fops come from a member whose ops all poll alike, not from
+ * a parameter).  False, with *WHY, when none of these is seen.
+ */
+static bool fops_flow_opens(struct fw_walk *w, const char *file, const char *fn, const char *field, bool param,
+			    int depth, char **why)
+{
+	struct flow_fn *f = fact_flow(w->c, file, fn);
+	bool any = false;
+
+	if (!f) {
+		*why = xasprintf("%s() (%s) is handed %s and polltax does not see what it does with it", fn, file,
+				 w->what);
+		return false;
+	}
+	if (f->store_ifop || (f->store_fop && f->open_call))
+		any = true;
+	else if (f->store_fop)
+		*why = xasprintf("%s() (%s:%lld) installs %s in a file without calling its ->open", fn, file,
+				 (long long)f->line, w->what);
+	/* kept in a framework's member: what the readers of that member do */
+	for (size_t i = 0; i < f->stores.n && !*why; i++) {
+		if (field && !strcmp(f->stores.v[i], field))
+			continue;
+		*why = depth >= 3 ? xasprintf("%s() keeps %s in %s, deeper than polltax follows", fn, w->what,
+					      (const char *)f->stores.v[i])
+				  : framework_opens_at(w, f->stores.v[i], depth + 1);
+		any |= !*why;
+	}
+	for (size_t i = 0; i < f->passes.n && !*why; i++) {
+		const char *cn = f->passes.v[i], *cf;
+
+		if (in_list(file_returning, cn) || in_list(fd_returning, cn)) {
+			/* a file created with it, ->open never called: a site of its own */
+			if (param || !field) {
+				*why = xasprintf("%s() (%s:%lld) makes files with %s by %s(), as a parameter it is "
+						 "handed: polltax does not set f_poll_head in a function that other "
+						 "callers may hand other ops", fn, file, (long long)f->line, w->what, cn);
+				break;
+			}
+			if (!member_polls_alike(w, field)) {
+				*why = xasprintf("%s() (%s:%lld) makes files by %s() with every fops handed through "
+						 "%s, and they do not all poll with this function: polltax does not "
+						 "set f_poll_head there", fn, file, (long long)f->line, cn, field);
+				break;
+			}
+			push_unique(w->sites, json_pack("{s:s, s:s, s:s, s:I, s:b, s:b, s:s}", "kind", cn,
+								  "function", fn, "file", file, "line", f->line,
+								  "sets_private_data", !strncmp(cn, "anon_inode", 10),
+								  "settable", in_list(file_returning, cn) != 0,
+								  "framework", field));
+			any = true;
+			continue;
+		}
+		if (!strcmp(cn, fn))
+			continue;
+		cf = fact_def(w->c, file, cn) ? file : fact_def_file(w->c, cn);
+		if (!cf || depth >= 3)
+			*why = cf ? xasprintf("%s() hands %s on deeper than polltax follows (%s())", fn, w->what, cn)
+				  : xasprintf("%s() (%s:%lld) hands %s to %s(), whose body polltax did not read", fn,
+					      file, (long long)f->line, w->what, cn);
+		else
+			any |= fops_flow_opens(w, cf, cn, NULL, true, depth + 1, why);
+	}
+	if (*why)
+		return false;
+	if (!any)
+		*why = xasprintf("%s() (%s:%lld) takes %s and polltax does not see where it goes", fn, file,
+				 (long long)f->line, w->what);
+	return any;
+}
+
+/*
+ * A fops handed to a framework through member FIELD ("drm_driver.fops"):
+ * is every file the framework makes with it opened through ->open?  Proven
+ * when every function of the parsed code that reads FIELD opens through
+ * it (fops_flow_opens()); the files it creates directly go to W's sites.
+ * NULL: proven; else what is missing.
+ */
+static char *framework_opens_at(struct fw_walk *w, const char *field, int depth)
+{
+	const struct plist *rd = fact_flow_readers(w->c, field);
+	const char *saved = w->what;
+	char *why = NULL;
+
+	/* the VFS itself opens an inode's files through ->open */
+	if (!strcmp(field, "inode.i_fop"))
+		return NULL;
+	if (!rd)
+		return xasprintf("no function polltax read takes the fops from %s: whether the files made with "
+				 "it are opened through ->open is not seen", field);
+	w->what = field;
+	for (size_t i = 0; i < rd->n && !why; i++) {
+		const struct flow_fn *f = rd->v[i];
+
+		fops_flow_opens(w, f->file, f->in, field, false, depth, &why);
+	}
+	w->what = saved;
+	return why;
+}
+
+/* The site REF makes, or NULL when it only looks at the fops; W's sites get a framework's own. */
+static json_t *ref_site(struct fw_walk *w, const struct ref_fact *ref)
+{
+	struct cx *c = w->c;
 	const char *ctx = ref->ctx, *fn = ref->in;
-	char *kind = NULL;
+	char *kind = NULL, *why = NULL;
 	bool settable = false, pd = false;
 	json_t *site;
 
+	w->what = ref->var;
 	if (!strncmp(ctx, "call:", 5)) {
 		char *name = xstrdup(ctx + 5);
 
@@ -143,17 +322,49 @@ static json_t *ref_site(struct cx *c, const struct ref_fact *ref)
 			free(name);
 			name = xstrdup("cdev");
 		} else if (!in_list(framework_calls, name)) {
+			/* a function of its own: what it does with the fops (fops_flow_opens()) */
+			const char *cf = fact_def_file(c, name);
+
+			if (!cf)
+				why = xasprintf("%s is handed to %s() (%s:%lld, in %s()), whose body polltax did not "
+						"read: whether it makes files with it is not seen", ref->var, name,
+						ref->file, (long long)json_integer_value(ref->line), fn);
+			else
+				fops_flow_opens(w, cf, name, NULL, true, 0, &why);
+			kind = xasprintf("handed to %s()", name);
 			free(name);
-			return NULL;	/* a call that only looks at the fops */
+			name = NULL;
 		}
-		kind = name;
+		if (!kind)
+			kind = name;
 	} else if (!strncmp(ctx, "init:", 5) || !strncmp(ctx, "assign:", 7)) {
+		const char *tf = strchr(ctx, ':') + 1;
+
 		kind = registered_kind(c, ref, &fn, &pd);
+		/* a framework's member: its open path must be seen (framework_opens_at()) */
+		if (!strcmp(tf, "file.f_op")) {
+			struct flow_fn *f = fact_flow(c, ref->file, fn);
+
+			if (!f || !f->open_call)
+				why = xasprintf("%s() installs %s in a file's f_op without calling its ->open", fn,
+						ref->var);
+		} else if (strcmp(tf, "miscdevice.fops") && strcmp(tf, "cdev.ops")) {
+			why = framework_opens_at(w, tf, 0);
+		}
+	} else if (!strcmp(ctx, "use")) {
+		/* named as a value (a local takes it): where it goes is not followed */
+		kind = xstrdup("use");
+		why = xasprintf("%s is taken as a value in %s() (%s:%lld), where polltax does not follow it: a "
+				"file may be created with it there", ref->var, fn, ref->file,
+				(long long)json_integer_value(ref->line));
 	} else {
 		return NULL;
 	}
 	site = json_pack("{s:s, s:s, s:s, s:O, s:b, s:b}", "kind", kind, "function", fn, "file", ref->file, "line",
 			 ref->line, "sets_private_data", pd, "settable", settable);
+	if (why)
+		json_object_set_new(site, "unproven", json_string(why));
+	free(why);
 	free(kind);
 	return site;
 }
@@ -191,6 +402,18 @@ char *no_site_why(struct cx *c, const struct impl *p)
 	return why;
 }
 
+/* Does FILE define a static ops record named VAR (its refs are to that one)? */
+static bool static_ops_in(struct cx *c, const char *file, const char *var)
+{
+	for (size_t i = 0; i < c->ops.n; i++) {
+		const struct ops_rec *o = c->ops.v[i];
+
+		if (o->st && !o->assign && !strcmp(o->file, file) && !strcmp(o->var, var))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Creation sites of ops record O (file_operations): its own ->open, calls
  * that create a file with it, framework registrations.  Also notes whether
@@ -202,17 +425,32 @@ void creation_sites(struct cx *c, struct ops_rec *o, const char *poll_key, const
 {
 	const struct member *open = member_named(o, "open");
 	const struct plist *refs = fact_refs(c, o->file, o->var);
+	struct fw_walk w = { c, sites, poll_key, NULL };
 	size_t i, j;
 
 	if (!refs && !o->st)
 		refs = fact_refs(c, NULL, o->var);
 	if (open)
-		json_array_append_new(sites, open_site(c, open, o->file, poll_key, poll_file));
+		push_unique(sites, open_site(c, open, o->file, poll_key, poll_file));
 	for (i = 0; refs && i < refs->n; i++) {
-		json_t *site = ref_site(c, refs->v[i]);
+		json_t *site = ref_site(&w, refs->v[i]);
 
 		if (site)
-			json_array_append_new(sites, site);
+			push_unique(sites, site);
+	}
+	/* not static: the files that name it elsewhere too (scan.c reads them) */
+	if (!o->st && refs && refs == fact_refs(c, o->file, o->var)) {
+		const struct plist *all = fact_refs(c, NULL, o->var);
+
+		for (i = 0; all && i < all->n; i++) {
+			const struct ref_fact *r = all->v[i];
+			json_t *site;
+
+			if (!strcmp(r->file, o->file) || static_ops_in(c, r->file, o->var))
+				continue;
+			if ((site = ref_site(&w, r)))
+				push_unique(sites, site);
+		}
 	}
 	/* private_data written by the ops' other methods: not fixed at creation */
 	for (i = 0; i < o->members.n; i++) {

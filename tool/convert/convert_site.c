@@ -247,17 +247,20 @@ static int site_anon_file(struct site_st *st)
 	size_t i;
 	int n = 0;
 
+	/* a framework's site: the fops are what a driver handed it (classify_sites.c), the one call of FUNC */
+	bool fw = json_object_get(st->site, "framework") != NULL;
+
 	json_array_foreach(json_object_get(st->facts, "anons"), i, d) {
 		int m;
 
 		if (strcmp(jstr(d, "func"), func))
 			continue;
-		if ((m = ops_matches(st->pc, jstr(d, "fops")))) {
+		if ((m = fw ? 1 : ops_matches(st->pc, jstr(d, "fops")))) {
 			an = d;
 			n += m;
 		}
 	}
-	if (!n) {
+	if (!n && !fw) {
 		/*
 		 * "return anon_inode_getfile(...);": the file goes in a
 		 * new local "file", set up when it is not an error
@@ -291,12 +294,13 @@ static int site_anon_file(struct site_st *st)
 	if (!st->h)
 		return -1;
 	/* after the IS_ERR() check when it leaves the function, else guarded */
-	st->anchor = returned ? "anonret" : "anonguard";
+	st->anchor = returned ? "anonret" : fw ? "anonfwguard" : "anonguard";
 	json_array_foreach(json_object_get(st->facts, "anonexits"), i, d)
 		if (!strcmp(jstr(d, "func"), func) && json_integer_value(json_object_get(d, "line")) == st->aline &&
 		    json_is_true(json_object_get(d, "leaves")))
-			st->anchor = "anon";
-	json_object_set_new(st->vars, "fops", json_string(jstr(an, "fops") + 2));
+			st->anchor = fw ? "anonfw" : "anon";
+	if (!fw)
+		json_object_set_new(st->vars, "fops", json_string(jstr(an, "fops") + 2));
 	return 0;
 }
 

@@ -420,6 +420,7 @@ static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp
 	x.defs = json_object();
 	x.field_sets = json_object();
 	x.returns = json_object();
+	x.fop_flow = json_array();
 	x.memo = json_object();
 
 	nd = clang_getNumDiagnostics(tu);
@@ -464,6 +465,7 @@ static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp
 	if (out) {
 		json_object_set_new(out, "field_sets", x.field_sets);
 		json_object_set_new(out, "returns", x.returns);
+		json_object_set_new(out, "fop_flow", x.fop_flow);
 		json_object_set_new(out, "life", life_facts(&x));
 		if (x.n_unit_files) {
 			/* a unity build: the .c files of the unit, which see each other's statics */
@@ -477,6 +479,7 @@ static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp
 	} else {	/* a string jansson refused: say so rather than lose the file */
 		json_decref(x.field_sets);
 		json_decref(x.returns);
+		json_decref(x.fop_flow);
 		*err = xstrdup("the facts cannot be encoded as JSON (please report this bug)");
 	}
 	free(saferel);

@@ -112,6 +112,88 @@ void add_ref(struct ectx *x, CXCursor var, const char *ctx, CXCursor at, json_t 
 	free(ty);
 }
 
+/* A fop_flow record K of the function walked, at AT: KEY: VAL when KEY is not NULL. */
+void add_flow(struct ectx *x, const char *k, CXCursor at, const char *key, const char *val)
+{
+	json_t *f;
+
+	if (!x->cur_fn)
+		return;
+	f = json_pack("{s:s, s:s, s:I}", "k", k, "in", x->cur_fn, "line", (json_int_t)cursor_loc(at).line);
+	if (key)
+		json_object_set_new(f, key, json_string(val));
+	json_array_append_new(x->fop_flow, f);
+}
+
+/*
+ * K (owned), a field key: a member of an anonymous union in a struct
+ * ("union inode::(anonymous at PATH:L:C).i_fop") becomes the struct's
+ * ("inode.i_fop"), without the path of the header.
+ */
+static char *plain_field_key(char *k)
+{
+	char *colons = strstr(k, "::"), *sp, *dot, *n;
+
+	if (!colons || (strncmp(colons, "::(anonymous", 12) && strncmp(colons, "::(unnamed", 10)))
+		return k;
+	*colons = '\0';
+	sp = strrchr(k, ' ');
+	dot = strrchr(colons + 1, '.');
+	n = xasprintf("%s%s", sp ? sp + 1 : k, dot ? dot : "");
+	free(k);
+	return n;
+}
+
+/* Is T a pointer to struct file_operations? */
+static bool is_fops_ptr(CXType t)
+{
+	char *sn;
+	bool r;
+
+	t = clang_getCanonicalType(t);
+	if (t.kind != CXType_Pointer)
+		return false;
+	sn = struct_name_of_type(t);
+	r = !strcmp(sn, "file_operations");
+	free(sn);
+	return r;
+}
+
+/*
+ * REF, a DeclRefExpr the walk met in no context that records it (a call's
+ * argument, a store into a member, an initializer): a global that is or
+ * carries a file_operations named as a value (a local takes it, a return,
+ * a ?:) is a "use", which the creation sites cannot follow.  Compared
+ * (file->f_op == &x_fops) it is not.
+ */
+void note_use(struct ectx *x, CXCursor ref)
+{
+	CXCursor var;
+
+	if (!x->cur_fn || x->in_compare || !global_object_ref(ref, &var))
+		return;
+	add_ref(x, var, "use", ref, NULL);
+}
+
+/*
+ * MEMBER, a MemberRefExpr: a read of a member that holds a
+ * file_operations pointer (a framework's drm_driver.fops), other than
+ * file.f_op and inode.i_fop themselves, is where a framework takes the
+ * fops a driver registered (classify_sites.c's framework_opens()).
+ */
+void note_fop_read(struct ectx *x, CXCursor member)
+{
+	CXCursor f = clang_getCursorReferenced(member);
+	char *k;
+
+	if (clang_getCursorKind(f) != CXCursor_FieldDecl || !is_fops_ptr(clang_getCursorType(f)))
+		return;
+	k = plain_field_key(field_key(f));
+	if (strcmp(k, "file.f_op") && strcmp(k, "inode.i_fop"))
+		add_flow(x, "read", member, "field", k);
+	free(k);
+}
+
 /* A function whose body this translation unit has, outside the main file: a header's inline. */
 static bool header_inline(struct ectx *x, CXCursor fn)
 {
@@ -343,6 +425,22 @@ void handle_call(struct ectx *x, CXCursor call, int cond, const char *assigned_t
 	if (x->fs && direct && !header_inline(x, callee))
 		note_file_call(x, call, callee, name, n);
 	note_call_refs(x, call, name, n, assigned_to);
+	if (ck == CXCursor_FieldDecl) {
+		char *k = field_key(callee);
+
+		/* file->f_op->open(inode, file): a framework opening through the fops it installed */
+		if (!strcmp(k, "file_operations.open"))
+			add_flow(x, "open_call", call, NULL, NULL);
+		free(k);
+	} else if (direct) {
+		/* a file_operations pointer handed on (not a global: that is a ref) */
+		for (int i = 0; i < n; i++) {
+			CXCursor a = clang_Cursor_getArgument(call, (unsigned)i), var;
+
+			if (is_fops_ptr(clang_getCursorType(a)) && !global_object_ref(a, &var))
+				add_flow(x, "pass", call, "callee", name);
+		}
+	}
 	if (direct && !strcmp(name, "wake_up_pollfree") && n == 1)
 		note_pollfree(x, call);
 
@@ -366,20 +464,24 @@ void handle_call(struct ectx *x, CXCursor call, int cond, const char *assigned_t
 			add_event(x, ev, call, cond);
 		}
 	}
-	/* walk the callee expression and the arguments that are not the poll_table */
+	/* walk the callee expression and the arguments that are not the poll_table (nor a ref noted) */
 	ch = children(call);
-	for (unsigned i = 0; i < ch.n; i++)
-		if (!is_pt_ref(x, ch.c[i]))
+	for (unsigned i = 0; i < ch.n; i++) {
+		CXCursor var;
+
+		if (!is_pt_ref(x, ch.c[i]) && !global_object_ref(ch.c[i], &var))
 			walk(x, ch.c[i], cond);
+	}
 	free(ch.c);
 out:
 	free(name);
 }
 
-void handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
+bool handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 {
 	CXCursor ls = strip(l), rs = strip(r), var, fref;
 	char *field, *sname;
+	bool noted = false;
 
 	/* WRITE_ONCE(p->x, v) writes *(volatile typeof(p->x) *)&(p->x) */
 	for (int i = 0; i < 2 && clang_getCursorKind(ls) == CXCursor_UnaryOperator; i++) {
@@ -390,13 +492,13 @@ void handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 		free(u.c);
 	}
 	if (clang_getCursorKind(ls) != CXCursor_MemberRefExpr)
-		return;
+		return false;
 	fref = clang_getCursorReferenced(ls);
 	if (clang_getCursorKind(fref) != CXCursor_FieldDecl)
-		return;
+		return false;
 	field = cxs(clang_getCursorSpelling(fref));
 	{
-		char *k = field_key(fref), *dot = strrchr(k, '.');
+		char *k = field_key(fref), *dot;
 
 		/*
 		 * pointer members written here: a head read through them may
@@ -420,9 +522,11 @@ void handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 			if (!seen)
 				json_array_append_new(a, json_string(x->cur_fn));
 		}
+		/* a member of an anonymous union: the struct around it (plain_field_key()) */
+		sname = plain_field_key(k);
+		dot = strrchr(sname, '.');
 		if (dot)
 			*dot = '\0';
-		sname = k;
 	}
 	if (!strcmp(sname, "file") && (!strcmp(field, "private_data") || !strcmp(field, "f_poll_head"))) {
 		struct deriv d;
@@ -469,8 +573,23 @@ void handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 		add_ref(x, var, ctx, at, json_pack("{s:s}", "lhs", lt));
 		free(lt);
 		free(ctx);
+		noted = true;
+	}
+	/*
+	 * a file's or an inode's fops installed: the f_op switch of a
+	 * framework's open, or the VFS's; a fops pointer kept in another
+	 * member (a framework's table: snd_minor.f_ops), where a reader of
+	 * that member takes it
+	 */
+	if ((!strcmp(sname, "file") && !strcmp(field, "f_op")) || (!strcmp(sname, "inode") && !strcmp(field, "i_fop")) ||
+	    (!noted && is_fops_ptr(clang_getCursorType(fref)))) {
+		char *k = xasprintf("%s.%s", sname, field);
+
+		add_flow(x, "store", at, "field", k);
+		free(k);
 	}
 	free(field);
 	free(sname);
+	return noted;
 }
 

@@ -64,6 +64,9 @@ struct ectx {
 	json_t *functions, *fn_done, *ops, *assigns, *refs;
 	json_t *pd_sets, *ph_sets, *pollfree, *errors, *relcache, *defs, *field_sets;
 	json_t *returns;	/* extern function -> what its result is derived from */
+	json_t *fop_flow;	/* where file_operations pointers go in each function (FACTS.md) */
+	bool lhs_member;	/* the next MemberRefExpr walked is stored into, not read */
+	bool in_compare;	/* walking an operand of == or !=: a global named there is only compared */
 	json_t *memo;		/* derivation key -> index in memo_v, or -1 while in progress */
 	struct deriv *memo_v;
 	size_t memo_n, memo_alloc;
@@ -123,7 +126,10 @@ void add_event(struct ectx *x, json_t *ev, CXCursor at, int cond);
 bool global_object_ref(CXCursor c, CXCursor *var);
 void add_ref(struct ectx *x, CXCursor var, const char *ctx, CXCursor at, json_t *extra);
 void handle_call(struct ectx *x, CXCursor call, int cond, const char *assigned_to);
-void handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at);
+bool handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at);
+void note_use(struct ectx *x, CXCursor ref);
+void note_fop_read(struct ectx *x, CXCursor member);
+void add_flow(struct ectx *x, const char *k, CXCursor at, const char *key, const char *val);
 
 /* extract_walk.c */
 void walk(struct ectx *x, CXCursor c, int cond);

@@ -98,6 +98,30 @@ static CXCursor null_tested(struct ectx *x, CXCursor c)
 	return clang_getNullCursor();
 }
 
+/* Is C, a MemberRefExpr, a member of struct file_operations (->owner, ->open)? */
+static bool member_of_fops(CXCursor c)
+{
+	CXCursor f = clang_getCursorReferenced(c);
+	char *k;
+	bool r;
+
+	if (clang_getCursorKind(f) != CXCursor_FieldDecl)
+		return false;
+	k = field_key(f);
+	r = !strncmp(k, "file_operations.", 16);
+	free(k);
+	return r;
+}
+
+/* Has the binary operator C the pointer type of its left operand L, a member (an assignment's type)? */
+static bool is_pointer_store(CXCursor c, CXCursor l)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+
+	return t.kind == CXType_Pointer && clang_getCursorKind(strip(l)) == CXCursor_MemberRefExpr &&
+	       clang_equalTypes(t, clang_getCanonicalType(clang_getCursorType(strip(l))));
+}
+
 void walk(struct ectx *x, CXCursor c, int cond)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -110,9 +134,35 @@ void walk(struct ectx *x, CXCursor c, int cond)
 	if (k == CXCursor_DeclRefExpr) {
 		if (is_pt_ref(x, c))
 			add_event(x, json_pack("{s:s, s:s}", "k", "pt_use", "what", "other"), c, cond);
+		note_use(x, c);
 		return;
 	}
 	ch = children(c);
+	if (k == CXCursor_MemberRefExpr) {
+		if (!x->lhs_member)
+			note_fop_read(x, c);
+		x->lhs_member = false;
+		if (ch.n == 1) {
+			CXCursor b = strip(ch.c[0]);
+
+			/* x_fops.owner, misc.minor: a member of the object read, not the object named */
+			if (clang_getCursorKind(b) == CXCursor_DeclRefExpr &&
+			    clang_getCanonicalType(clang_getCursorType(b)).kind == CXType_Record) {
+				free(ch.c);
+				return;
+			}
+			/* dev->driver->fops->owner: neither is the fops read as a value */
+			if (clang_getCursorKind(b) == CXCursor_MemberRefExpr && member_of_fops(c)) {
+				struct cvec bch = children(b);
+
+				for (unsigned i = 0; i < bch.n; i++)
+					walk(x, bch.c[i], cond);
+				free(bch.c);
+				free(ch.c);
+				return;
+			}
+		}
+	}
 	switch (k) {
 	case CXCursor_IfStmt: {
 		/* the then-branch of "if (!E)" runs only when E is NULL */
@@ -147,6 +197,14 @@ void walk(struct ectx *x, CXCursor c, int cond)
 			 */
 			free(op);
 			op = xstrdup("=");
+		} else if (ch.n == 2 && (!strcmp(op, ",") || !op[0]) && is_pointer_store(c, ch.c[0])) {
+			/*
+			 * the same for a store of a pointer in a macro's body
+			 * (replace_fops()'s BUG_ON(!(__file->f_op = (fops)))):
+			 * a comparison is an int, this has the member's type
+			 */
+			free(op);
+			op = xstrdup("=");
 		}
 
 		if (!strcmp(op, "&&") || !strcmp(op, "||")) {
@@ -163,9 +221,15 @@ void walk(struct ectx *x, CXCursor c, int cond)
 				free(op);
 				break;
 			}
-			handle_assign(x, ch.c[0], ch.c[1], c);
+			bool noted = handle_assign(x, ch.c[0], ch.c[1], c);
+
+			/* the member stored into is not read (walk()'s first MemberRefExpr) */
+			x->lhs_member = clang_getCursorKind(strip(ch.c[0])) == CXCursor_MemberRefExpr;
 			walk(x, ch.c[0], cond);
-			if (clang_getCursorKind(strip(ch.c[1])) == CXCursor_CallExpr) {
+			x->lhs_member = false;
+			if (noted) {
+				/* the global stored is a ref already */
+			} else if (clang_getCursorKind(strip(ch.c[1])) == CXCursor_CallExpr) {
 				char *lt = text_of(x, ch.c[0]);
 
 				handle_call(x, strip(ch.c[1]), cond, lt);
@@ -174,8 +238,19 @@ void walk(struct ectx *x, CXCursor c, int cond)
 				walk(x, ch.c[1], cond);
 			}
 		} else {
+			bool saved = x->in_compare;
+
+			/*
+			 * f_op == &x_fops: the result is no pointer (a compare, a
+			 * truth value), as the text of an operator in a macro's
+			 * body (unlikely(f->f_op != &x_fops)) cannot tell
+			 */
+			x->in_compare |= !strcmp(op, "==") || !strcmp(op, "!=") ||
+					 (clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Pointer &&
+					  strcmp(op, "=") && strcmp(op, ","));
 			for (unsigned i = 0; i < ch.n; i++)
 				walk(x, ch.c[i], cond);
+			x->in_compare = saved;
 		}
 		free(op);
 		break;
@@ -195,6 +270,9 @@ void walk(struct ectx *x, CXCursor c, int cond)
 
 			handle_call(x, strip(init), cond, vn);
 			free(vn);
+		} else if (clang_Cursor_getStorageClass(c) == CX_SC_Static &&
+			   clang_getCursorKind(strip(init)) == CXCursor_InitListExpr) {
+			/* a function's static table: its refs are its initializer's (extract.c's var_init()) */
 		} else {
 			for (unsigned i = 0; i < ch.n; i++)
 				walk(x, ch.c[i], cond);

@@ -642,6 +642,7 @@ struct dscan {
 	const char *root;
 	const struct strvec *files, *names;
 	int *hit;
+	bool (*match)(const char *text, size_t len, const char *name);
 };
 
 /*
@@ -688,7 +689,7 @@ static void scan_definer(size_t i, void *arg)
 		return;
 	len = strlen(buf);
 	for (size_t k = 0; k < ds->names->n && !ds->hit[i]; k++)
-		ds->hit[i] = defines(buf, len, ds->names->v[k]);
+		ds->hit[i] = ds->match(buf, len, ds->names->v[k]);
 	free(buf);
 }
 
@@ -697,10 +698,50 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void find_definers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *names,
-		   const struct strvec *exclude, struct strvec *out)
+/* Does TEXT name NAME, as a whole word (a reference, a declaration or the definition)? */
+static bool mentions(const char *text, size_t len, const char *name)
 {
-	struct dscan ds = { root, all, names, xcalloc(all->n ? all->n : 1, sizeof(int)) };
+	size_t l = strlen(name);
+
+	for (const char *q = memmem(text, len, name, l); q; q = memmem(q + 1, len - (size_t)(q + 1 - text), name, l))
+		if (!(q > text && ident(q[-1])) && !ident(q[l]))
+			return true;
+	return false;
+}
+
+/*
+ * NAME is "STRUCT.FIELD": does TEXT name the struct and the member
+ * ("->FIELD" or ".FIELD")?  A framework that reads it does both.
+ */
+static bool mentions_member(const char *text, size_t len, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	char *st;
+	bool r;
+
+	if (!dot)
+		return mentions(text, len, name);
+	st = xstrndup(name, (size_t)(dot - name));
+	r = mentions(text, len, st);
+	free(st);
+	if (!r)
+		return false;
+	for (const char *q = memmem(text, len, dot + 1, strlen(dot + 1)); q;
+	     q = memmem(q + 1, len - (size_t)(q + 1 - text), dot + 1, strlen(dot + 1))) {
+		size_t l = strlen(dot + 1);
+
+		if (q > text && (q[-1] == '.' || (q[-1] == '>' && q - 1 > text && q[-2] == '-')) && !ident(q[l]))
+			return true;
+	}
+	return false;
+}
+
+/* The files of ALL, less EXCLUDE, whose text MATCHes a name of NAMES; cached as "<what>-<hash>.json". */
+static void find_files_matching(const char *root, const struct strvec *all, json_t *stats, const struct strvec *names,
+				const struct strvec *exclude, struct strvec *out, const char *what,
+				bool (*match)(const char *, size_t, const char *))
+{
+	struct dscan ds = { root, all, names, xcalloc(all->n ? all->n : 1, sizeof(int)), match };
 	XXH64_state_t *h = XXH64_createState();
 	char *cpath, *key;
 	json_t *cache, *v;
@@ -713,7 +754,7 @@ void find_definers(const char *root, const struct strvec *all, json_t *stats, co
 	key = fingerprint(all, stats);
 	XXH64_update(h, key, strlen(key));
 	free(key);
-	cpath = xasprintf("%s/prefilter/definers-%016llx.json", cache_root(), (unsigned long long)XXH64_digest(h));
+	cpath = xasprintf("%s/prefilter/%s-%016llx.json", cache_root(), what, (unsigned long long)XXH64_digest(h));
 	XXH64_freeState(h);
 	cache = json_load_file(cpath, 0, NULL);
 	if (json_is_array(cache)) {
@@ -741,4 +782,22 @@ void find_definers(const char *root, const struct strvec *all, json_t *stats, co
 	json_decref(cache);
 	free(cpath);
 	free(ds.hit);
+}
+
+void find_definers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *names,
+		   const struct strvec *exclude, struct strvec *out)
+{
+	find_files_matching(root, all, stats, names, exclude, out, "definers", defines);
+}
+
+void find_referrers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *names,
+		    const struct strvec *exclude, struct strvec *out)
+{
+	find_files_matching(root, all, stats, names, exclude, out, "referrers", mentions);
+}
+
+void find_member_readers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *fields,
+			 const struct strvec *exclude, struct strvec *out)
+{
+	find_files_matching(root, all, stats, fields, exclude, out, "readers", mentions_member);
 }

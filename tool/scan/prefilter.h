@@ -38,4 +38,22 @@ void prefilter_all(const char *root, struct strvec *files, struct strvec *skippe
 void find_definers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *names,
 		   const struct strvec *exclude, struct strvec *out);
 
+/*
+ * The .c files of ALL, less EXCLUDE, whose text names a word of NAMES (the
+ * ops records with a poll member that are not static: another file may
+ * create files with them, and the open path of the poll is not known
+ * until those files are read).  Remembered in the cache.
+ */
+void find_referrers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *names,
+		    const struct strvec *exclude, struct strvec *out);
+
+/*
+ * The .c files of ALL, less EXCLUDE, that name both the struct and the
+ * member of a "STRUCT.FIELD" of FIELDS (the members a driver hands its
+ * fops to a framework through): the framework's code that reads them,
+ * which says whether its files are opened through ->open.
+ */
+void find_member_readers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *fields,
+			 const struct strvec *exclude, struct strvec *out);
+
 #endif

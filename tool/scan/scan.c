@@ -41,7 +41,7 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "20"
+#define FACTS_VERSION "26"
 
 /*
  * The facts of file REL that unit U recorded (borrowed), or NULL with *WHY
@@ -180,6 +180,28 @@ static void unresolved_callees(json_t *tus, struct strvec *out)
 		json_object_update(want, more);
 		json_decref(more);
 		grew = json_object_size(want) > before;
+	}
+	/*
+	 * the functions handed a fops (refs "call:F:I"), and those that hand
+	 * one on (fop_flow "pass"): what they do with it decides the open path
+	 */
+	json_array_foreach(tus, i, tu) {
+		json_t *r;
+		size_t j;
+
+		json_array_foreach(json_object_get(tu, "refs"), j, r) {
+			const char *ctx = json_string_value(json_object_get(r, "ctx"));
+
+			if (ctx && !strncmp(ctx, "call:", 5)) {
+				char *n = xstrndup(ctx + 5, strcspn(ctx + 5, ":"));
+
+				json_object_set_new(want, n, json_true());
+				free(n);
+			}
+		}
+		json_array_foreach(json_object_get(tu, "fop_flow"), j, r)
+			if (json_is_string(json_object_get(r, "callee")))
+				json_object_set_new(want, json_string_value(json_object_get(r, "callee")), json_true());
 	}
 	json_object_foreach(want, k, v)
 		if (!json_object_get(defined, k))
@@ -341,6 +363,96 @@ static void git_date(const struct tree *t, json_t *result)
 	sb_release(&d);
 }
 
+/* The ops records of TUS with a poll member that are not static (OUT: their names, sorted, once each). */
+static void extern_poll_ops(json_t *tus, struct strvec *out)
+{
+	json_t *tu, *o;
+	size_t i, j;
+
+	json_array_foreach(tus, i, tu)
+		json_array_foreach(json_object_get(tu, "ops"), j, o) {
+			const char *var = json_string_value(json_object_get(o, "var"));
+
+			if (!var || json_is_true(json_object_get(o, "static")) || strchr(var, '[') ||
+			    !json_object_get(json_object_get(o, "members"), "poll") || sv_contains(out, var))
+				continue;
+			sv_push(out, var);
+		}
+	sv_sort(out);
+}
+
+/*
+ * The members ("STRUCT.FIELD") of TUS's refs that hand a fops to a
+ * framework (init: and assign: contexts), less those whose open path
+ * polltax knows (a miscdevice's, a cdev's, a file's or an inode's).
+ */
+static void framework_members(json_t *tus, struct strvec *out)
+{
+	static const char *const known[] = { "miscdevice.fops", "cdev.ops", "file.f_op", "inode.i_fop" };
+	json_t *tu, *r;
+	size_t i, j;
+
+	json_array_foreach(tus, i, tu)
+		json_array_foreach(json_object_get(tu, "refs"), j, r) {
+			const char *ctx = json_string_value(json_object_get(r, "ctx")), *tf;
+			bool skip = false;
+
+			if (!ctx || (strncmp(ctx, "init:", 5) && strncmp(ctx, "assign:", 7)))
+				continue;
+			tf = strchr(ctx, ':') + 1;
+			for (size_t k = 0; k < sizeof(known) / sizeof(*known); k++)
+				skip |= !strcmp(tf, known[k]);
+			if (!skip && strchr(tf, '.') && !strchr(tf, ' ') && !sv_contains(out, tf))
+				sv_push(out, tf);
+		}
+	sv_sort(out);
+}
+
+/*
+ * Parse EXTRA (files no candidate list named: definers, referrers) and add
+ * their facts to TUS; FOLLOWED lists them, DONE (sorted again) has them.
+ */
+static void parse_extra(const struct tree *t, struct flags *fl, const char *self, const char *fp,
+			const struct scan_opts *o, json_t *stats, json_t *sets, json_t *incl,
+			const struct strvec *extra, json_t *tus, json_t *followed, struct strvec *done)
+{
+	struct unity xplan;
+	struct unit *x;
+	struct scan_opts xo = *o;
+
+	unity_plan(&xplan, t, fl, extra, incl);
+	x = xcalloc(xplan.rels.n ? xplan.rels.n : 1, sizeof(*x));
+	for (size_t k = 0; k < xplan.rels.n; k++) {
+		unit_init(&x[k], t, fl, self, fp, xplan.rels.v[k], &xplan.also[k], o, stats, sets);
+		if (!sv_contains(done, xplan.rels.v[k]))
+			sv_push(done, xplan.rels.v[k]);
+	}
+	/* their parse times follow the candidates' in --times */
+	xo.times_append = true;
+	parse_units(t, fl, x, xplan.rels.n, &xo, false);
+	for (size_t k = 0; k < xplan.rels.n; k++)
+		unit_settle(&x[k], stats, sets);
+	for (size_t i = 0; i < extra->n; i++) {
+		struct unit *xu = &x[xplan.unit_of[i]];
+		const char *kind = NULL;
+		char *why = NULL;
+		json_t *f = xu->compiled ? unit_facts(xu, extra->v[i], &why, &kind) : NULL;
+
+		if (f) {
+			json_array_append(tus, f);
+			json_array_append_new(followed, scan_jstr(extra->v[i]));
+		}
+		if (!sv_contains(done, extra->v[i]))
+			sv_push(done, extra->v[i]);
+		free(why);
+	}
+	for (size_t k = 0; k < xplan.rels.n; k++)
+		unit_free(&x[k]);
+	free(x);
+	unity_free(&xplan);
+	sv_sort(done);
+}
+
 json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 {
 	struct strvec files = STRVEC_INIT, skipped = STRVEC_INIT;
@@ -384,6 +496,31 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	}
 	sv_sort(&done);
 	/*
+	 * Ops records with a poll member that are not static: the files that
+	 * name them may create files with them (anon_inode_getfile() with no
+	 * ->open), so they are parsed too, once; their creation sites are then
+	 * facts, not guesses (classify_sites.c).
+	 */
+	{
+		struct strvec names = STRVEC_INIT, extra = STRVEC_INIT;
+
+		extern_poll_ops(tus, &names);
+		if (names.n)
+			find_referrers(t->root, &all, wstats, &names, &done, &extra);
+		if (extra.n)
+			parse_extra(t, &fl, self, fp, o, stats, sets, incl, &extra, tus, followed, &done);
+		sv_clear(&names);
+		sv_clear(&extra);
+		/* and the framework code that reads the members fops are handed through */
+		framework_members(tus, &names);
+		if (names.n)
+			find_member_readers(t->root, &all, wstats, &names, &done, &extra);
+		if (extra.n)
+			parse_extra(t, &fl, self, fp, o, stats, sets, incl, &extra, tus, followed, &done);
+		sv_clear(&names);
+		sv_clear(&extra);
+	}
+	/*
 	 * A head derived from a function whose body no parsed file holds:
 	 * parse the files that define it (an accessor in a core file with no
 	 * poll code), then theirs, three rounds at most.  What is still not
@@ -391,8 +528,6 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	 */
 	for (int round = 0; round < 3; round++) {
 		struct strvec names = STRVEC_INIT, extra = STRVEC_INIT;
-		struct unity xplan;
-		struct unit *x;
 
 		unresolved_callees(tus, &names);
 		if (names.n)
@@ -400,42 +535,8 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 		sv_clear(&names);
 		if (!extra.n)
 			break;
-		unity_plan(&xplan, t, &fl, &extra, incl);
-		x = xcalloc(xplan.rels.n, sizeof(*x));
-		for (size_t k = 0; k < xplan.rels.n; k++) {
-			unit_init(&x[k], t, &fl, self, fp, xplan.rels.v[k], &xplan.also[k], o, stats, sets);
-			if (!sv_contains(&done, xplan.rels.v[k]))
-				sv_push(&done, xplan.rels.v[k]);
-		}
-		{
-			/* the definers' parse times follow the candidates' in --times */
-			struct scan_opts xo = *o;
-
-			xo.times_append = true;
-			parse_units(t, &fl, x, xplan.rels.n, &xo, false);
-		}
-		for (size_t k = 0; k < xplan.rels.n; k++)
-			unit_settle(&x[k], stats, sets);
-		for (size_t i = 0; i < extra.n; i++) {
-			struct unit *xu = &x[xplan.unit_of[i]];
-			const char *kind = NULL;
-			char *why = NULL;
-			json_t *f = xu->compiled ? unit_facts(xu, extra.v[i], &why, &kind) : NULL;
-
-			if (f) {
-				json_array_append(tus, f);
-				json_array_append_new(followed, scan_jstr(extra.v[i]));
-			}
-			if (!sv_contains(&done, extra.v[i]))
-				sv_push(&done, extra.v[i]);
-			free(why);
-		}
-		for (size_t k = 0; k < xplan.rels.n; k++)
-			unit_free(&x[k]);
-		free(x);
-		unity_free(&xplan);
+		parse_extra(t, &fl, self, fp, o, stats, sets, incl, &extra, tus, followed, &done);
 		sv_clear(&extra);
-		sv_sort(&done);
 	}
 	skipped_files(&skipped, skip);
 	if (!o->no_cocci)
