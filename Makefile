@@ -88,7 +88,8 @@ check-linux-base: deps all
 	@tool/ensure-packages linux-source-$(REPORT_BASE) $(CROSS_PKGS)
 	@sh tests/check-linux.sh $(POLLTAX) $(REPORT_BASE) $(CACHE)
 
-bench: deps all
+bench: deps all $(if $(filter tests/fixtures/tree,$(KERNEL)),$(CACHE)/src/linux-source-$(LINUX_VER)/Makefile)
+	@tool/ensure-packages sparse jq
 	@sh tests/bench.sh $(POLLTAX) $(if $(filter tests/fixtures/tree,$(KERNEL)),$(CACHE)/src/linux-source-$(LINUX_VER),$(KERNEL)) $(JOBS) $(BUILD)/bench
 
 selfcheck: all

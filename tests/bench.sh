@@ -30,6 +30,24 @@
 # sampled every 0.2 s (shared pages counted in each process, so an upper
 # bound).  Writes OUT/bench.md and prints it.
 #
+# Then the stages after the scan (BENCH_STAGES, default "series verify";
+# "" for the scan alone), each beside its floor, in one run:
+#   series cold        polltax series --scan (the scan above) with no work
+#                      directory in the cache (the tree imported anew)
+#   series warm        the same again, nothing changed
+#   series floor       what any series of these conversions costs: the two
+#                      conversion rules (cocci/poll_mask.cocci,
+#                      cocci/f_poll_head.cocci) run once over the files the
+#                      series converts (same -j), git format-patch of its
+#                      commits, and get_maintainer.pl once per patch (-j
+#                      at a time)
+#   verify cold        polltax verify of that series, its build directory
+#                      configured (allmodconfig) and nothing built yet
+#   verify floor       the objects the series touches built once with
+#                      sparse (make O= C=2, same -j) on the patched tree,
+#                      from the same configured state, and checkpatch.pl
+#                      --strict once per patch (-j at a time)
+#
 # Everything runs on a scratch copy of the tree made of hard links (cp -al:
 # seconds, no data copied), so that one file can be changed without writing
 # to KERNEL_DIR: the changed file is a new file renamed over its link.
@@ -110,6 +128,62 @@ measure touched "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o 
 measure cocci_inc spatch "$@" --all-includes -I include -I arch/x86/include -I "$BUILDDIR/arch/x86/include/generated" \
 	-I include/uapi -I arch/x86/include/uapi -I "$BUILDDIR/arch/x86/include/generated/uapi" -I "$BUILDDIR/include"
 
+STAGES=${BENCH_STAGES-series verify}
+has_stage() { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
+sum_times() {	# OUT NAME...: the sum of the seconds, the largest peak
+	o=$1; shift
+	for n in "$@"; do cat "$W/$n.time"; done |
+		awk '{ s += $1; if ($2 > p) p = $2 } END { printf "%.2f %d\n", s, p }' >"$W/$o.time"
+}
+if has_stage series || has_stage verify; then
+	SIGN="polltax bench <bench@polltax.invalid>"
+	rm -rf "$XDG_CACHE_HOME/polltax/work"
+	measure series_cold "$POLLTAX" series -q --scan "$W/out" --signoff "$SIGN" -o "$W/series" "$TREE"
+	measure series_warm "$POLLTAX" series -q --scan "$W/out" --signoff "$SIGN" -o "$W/series2" "$TREE"
+	jq -r '.converted[] | select(.ok) | (.files[], (.sites[]?.file // empty))' "$W/series/series.json" |
+		sort -u >"$W/conv_files"
+	SWORK=$(ls -d "$XDG_CACHE_HOME"/polltax/work/*/series | head -1)
+	ls "$W"/series/posting-*/*.patch | grep -v '/0000-' >"$W/patches"
+	nconv=$(jq '[.converted[] | select(.ok)] | length' "$W/series/series.json")
+	npatch=$(wc -l <"$W/patches")
+fi
+if has_stage series; then
+	# shellcheck disable=SC2046
+	measure floor_rule1 spatch --sp-file "$TOP/cocci/poll_mask.cocci" -D patch -D fn=polltax_bench_none \
+		-D mask_fn=polltax_bench_mask -D ev=events --no-includes --keep-comments --very-quiet \
+		--jobs "$JOBS" $(cat "$W/conv_files")
+	# shellcheck disable=SC2046
+	measure floor_rule2 spatch --sp-file "$TOP/cocci/f_poll_head.cocci" -D anchor_first \
+		-D site=polltax_bench_none -D head=polltax_bench_head -D filevar=file --no-includes \
+		--keep-comments --very-quiet --jobs "$JOBS" $(cat "$W/conv_files")
+	rm -rf "$W/fp"
+	measure floor_fp git -C "$SWORK" format-patch -q -o "$W/fp" refs/polltax/pristine..HEAD
+	measure floor_gm sh -c 'cd "$1" && PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 xargs -P "$2" -I{} \
+		perl scripts/get_maintainer.pl --nogit --nogit-fallback {} <"$3" >/dev/null' sh "$SWORK" "$JOBS" "$W/patches"
+	sum_times series_floor floor_rule1 floor_rule2 floor_fp floor_gm
+fi
+if has_stage verify; then
+	VB=$W/verify-floor-build
+	VWORK=$(dirname "$SWORK")
+	# verify's own build directory and the floor's, configured and nothing
+	# built (the state a cold run meets); verify's marker says which
+	# configuration it holds.  The other architectures' (a file only they
+	# build) verify configures itself, inside its time.
+	echo "bench: configuring the verify builds (make allmodconfig, not measured)"
+	rm -rf "$VWORK/build-allmodconfig" "$VB"
+	for b in "$VWORK/build-allmodconfig" "$VB"; do
+		mkdir -p "$b" && make -s -C "$SWORK" O="$b" allmodconfig >/dev/null
+	done
+	echo allmodconfig >"$VWORK/build-allmodconfig/.polltax-config"
+	measure verify_cold "$POLLTAX" verify -q -j "$JOBS" "$W/series" "$TREE"
+	objs=$(git -C "$SWORK" diff --name-only refs/polltax/pristine HEAD -- '*.c' | sed 's/\.c$/.o/' | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	measure floor_build make -s -C "$SWORK" O="$VB" C=2 -j "$JOBS" -k $objs
+	measure floor_cp sh -c 'cd "$1" && xargs -P "$2" -I{} perl scripts/checkpatch.pl --strict -q {} <"$3" >/dev/null' \
+		sh "$SWORK" "$JOBS" "$W/patches"
+	sum_times verify_floor floor_build floor_cp
+fi
+
 sec() { cut -d' ' -f1 "$W/$1.time"; }
 mib() { awk '{ printf "%.0f", $2 / 1024 }' "$W/$1.time"; }
 ratio() { awk -v a="$(sec "$1")" -v b="$(sec "$2")" 'BEGIN { printf "%.2f", a / b }'; }
@@ -123,6 +197,15 @@ ratio() { awk -v a="$(sec "$1")" -v b="$(sec "$2")" 'BEGIN { printf "%.2f", a / 
 	echo "| polltax scan, one file touched | $(sec touched) | $(mib touched) | $(ratio touched cold) x cold |"
 	echo "| Coccinelle only (classify.cocci, --no-includes) | $(sec cocci) | $(mib cocci) | scan cold = $(ratio cold cocci) x this |"
 	echo "| Coccinelle only, reading #includes (--all-includes) | $(sec cocci_inc) | $(mib cocci_inc) | scan cold = $(ratio cold cocci_inc) x this |"
+	if has_stage series; then
+		echo "| series floor: both rules once over the $(wc -l <"$W/conv_files") converted files, format-patch, get_maintainer.pl per patch | $(sec series_floor) | $(mib series_floor) | 1.00 |"
+		echo "| polltax series, cold ($nconv conversions, $npatch patches) | $(sec series_cold) | $(mib series_cold) | $(ratio series_cold series_floor) x floor |"
+		echo "| polltax series, warm (nothing changed) | $(sec series_warm) | $(mib series_warm) | $(ratio series_warm series_floor) x floor |"
+	fi
+	if has_stage verify; then
+		echo "| verify floor: the touched objects built once with sparse (C=2), checkpatch.pl per patch | $(sec verify_floor) | $(mib verify_floor) | 1.00 |"
+		echo "| polltax verify, cold (configured, nothing built) | $(sec verify_cold) | $(mib verify_cold) | $(ratio verify_cold verify_floor) x floor |"
+	fi
 	echo
 	echo "$(uname -m), $(nproc) CPUs, -j $JOBS, $(basename "$KERNEL"), $(wc -l <"$W/files") candidate files," \
 		"$(date -u +%Y-%m-%d); load average before: $load; the median of $ROUNDS runs, in turn:" \
