@@ -7,8 +7,10 @@
 # ratios, on a tree whose flags are prepared (the prepared build directory
 # is reused, the fact cache is not):
 #   parse floor        libclang parses the same translation units with the
-#                      same flags, precompiled headers and worker processes,
-#                      and does nothing else (polltax parse-floor; its own
+#                      same flags, precompiled headers and worker processes
+#                      (the candidates, and the files a scan follows beyond
+#                      them: parse-floor --scan of a first scan, which is not
+#                      measured), and does nothing else (polltax parse-floor; its own
 #                      count of the parse, PCH builds included: the process
 #                      also finds and reads the files, which is not parsing)
 #   parse, no PCH      the same, each file parsed on its own (--no-pch)
@@ -97,6 +99,8 @@ parse_only() {	# NAME: a parse-floor run's time is its own count of the parse ("
 }
 
 export XDG_CACHE_HOME="$W/cache"
+# the files the scan follows beyond the candidates, for the floor (not measured)
+"$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/first" "$TREE" >/dev/null
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 cd "$TREE"	# the Coccinelle runs work from inside the tree (every other path is absolute)
 set -- --sp-file "$TOP/cocci/classify.cocci" -D facts --very-quiet --no-show-diff --ifdef-to-if \
@@ -105,7 +109,7 @@ set -- --sp-file "$TOP/cocci/classify.cocci" -D facts --very-quiet --no-show-dif
 # median of each (times move by 10% to 40% on a shared machine)
 for round in $(seq 1 "$ROUNDS"); do
 	rm -rf "$XDG_CACHE_HOME/polltax"	# facts, prefilter: all of the cache (the build is --build)
-	measure floor$round "$POLLTAX" parse-floor -j "$JOBS" --build "$BUILDDIR" "$TREE"
+	measure floor$round "$POLLTAX" parse-floor -j "$JOBS" --build "$BUILDDIR" --scan "$W/first" "$TREE"
 	parse_only floor$round
 	rm -rf "$XDG_CACHE_HOME/polltax"
 	measure cold$round "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
@@ -119,7 +123,7 @@ rounds() {	# NAME: its times, round by round ("32.1, 33.0 and 31.9 s")
 	for round in $(seq 1 "$ROUNDS"); do cut -d' ' -f1 "$W/$1$round.time"; done |
 		awk '{ t[NR] = $1 } END { for (i = 1; i <= NR; i++) printf "%s%s", t[i], i == NR ? " s" : i == NR - 1 ? " and " : ", " }'
 }
-measure floor_nopch "$POLLTAX" parse-floor --no-pch -j "$JOBS" --build "$BUILDDIR" "$TREE"
+measure floor_nopch "$POLLTAX" parse-floor --no-pch -j "$JOBS" --build "$BUILDDIR" --scan "$W/first" "$TREE"
 parse_only floor_nopch
 measure warm "$POLLTAX" scan -q --no-cocci -j "$JOBS" --build "$BUILDDIR" -o "$W/out" "$TREE"
 one=$("$POLLTAX" list "$W/out" | awk -F '\t' '$6 == "yes" { print $1; exit }')

@@ -158,6 +158,19 @@ if XDG_CACHE_HOME=$D/cache-floor "$POLLTAX" parse-floor -j 2 --times "$D/floor.t
 else
 	check "pch: parse-floor" bad "$(cat "$D/floor.out")"
 fi
+# with --scan, the files that scan followed too: the floor of the same work
+if XDG_CACHE_HOME=$D/cache-floor2 "$POLLTAX" parse-floor -j 2 --scan "$D/pch" --times "$D/floor2.times" "$T" \
+	>"$D/floor2.out" 2>&1; then
+	cut -f3 "$D/floor2.times" | sort >"$D/floor2.files"
+	cut -f3 "$D/pch.times" | sort >"$D/pch.files"
+	n=$(wc -l <"$D/pch.files" | tr -d ' ')
+	[ -s "$D/definers" ] && cmp -s "$D/floor2.files" "$D/pch.files" && grep -q "^$n files parsed in" "$D/floor2.out" &&
+		r=ok || r=bad
+	check "pch: parse-floor --scan parses the scan's $n files, its $(wc -l <"$D/definers" | tr -d ' ') definers included" $r \
+		"$(cat "$D/floor2.out"; diff "$D/floor2.files" "$D/pch.files" | head -5)"
+else
+	check "pch: parse-floor --scan" bad "$(cat "$D/floor2.out")"
+fi
 
 run warm "$D/cache-pch" --times "$D/warm.times" || true
 [ ! -s "$D/warm.times" ] && same_outputs "$D/warm" "$D/pch" >/dev/null && r=ok || r=bad

@@ -16,7 +16,7 @@
 
 static const char usage[] =
 "usage: polltax parse-floor [-j N] [--build DIR] [--no-pch] [--trace-bodies]\n"
-"                           [--times FILE] [--list] KERNEL_DIR\n"
+"                           [--times FILE] [--scan DIR] [--list] KERNEL_DIR\n"
 "\n"
 "Parse the files a cold 'polltax scan' would parse, with the same flags,\n"
 "precompiled headers (building them is part of the time) and worker\n"
@@ -34,6 +34,11 @@ static const char usage[] =
 "                        PCH, then without because of an error), the file,\n"
 "                        and why it was not parsed with a precompiled header\n"
 "                        (\"#defines DEBUG before an #include\", ...)\n"
+"      --scan DIR        also the files that scan (DIR/polltax.json, of the\n"
+"                        same tree) parsed beyond the candidates: the\n"
+"                        definers of the callees heads come from, the files\n"
+"                        naming non-static ops, the frameworks' code\n"
+"                        (files.definers)\n"
 "      --list            print the files instead (to run another tool on them)\n"
 "  -h, --help            this text\n"
 "\n"
@@ -49,11 +54,13 @@ int cmd_parse_floor(int argc, char **argv)
 		{ "no-pch", no_argument, NULL, 'P' },
 		{ "trace-bodies", no_argument, NULL, 'B' },
 		{ "times", required_argument, NULL, 'T' },
+		{ "scan", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct scan_opts o = { .jobs = online_cpus(), .quiet = true, .timeout = 300 };
-	struct strvec files = STRVEC_INIT, skipped = STRVEC_INIT;
+	struct strvec files = STRVEC_INIT, skipped = STRVEC_INIT, also = STRVEC_INIT;
+	const char *scan_dir = NULL;
 	struct tree t;
 	int c;
 	bool list = false;
@@ -74,6 +81,8 @@ int cmd_parse_floor(int argc, char **argv)
 			o.prep.trace_bodies = true;
 		} else if (c == 'T') {
 			o.times = optarg;
+		} else if (c == 'S') {
+			scan_dir = optarg;
 		} else if (c == 'h') {
 			return args_help(usage);
 		} else {
@@ -91,6 +100,21 @@ int cmd_parse_floor(int argc, char **argv)
 	o.prep.build = abs_path(o.prep.build);
 	o.times = abs_path(o.times);
 	tree_open(&t, argv[optind]);
+	if (scan_dir) {
+		char *jp = path_join(scan_dir, "polltax.json");
+		json_error_t je;
+		json_t *j = json_load_file(jp, 0, &je), *v;
+		size_t i;
+
+		if (!j)
+			die_code(EXIT_INPUT, "cannot read '%s': %s (give the output directory of 'polltax scan')", jp,
+				 je.text);
+		json_array_foreach(json_object_get(json_object_get(j, "files"), "definers"), i, v)
+			if (json_is_string(v))
+				sv_push(&also, json_string_value(v));
+		json_decref(j);
+		free(jp);
+	}
 	refuse_inside_tree(o.prep.build, o.prep.build, "--build", false, t.root);
 	refuse_inside_tree(o.times, o.times, "--times", false, t.root);
 	if (list) {
@@ -99,6 +123,10 @@ int cmd_parse_floor(int argc, char **argv)
 		flags_init(&fl, &t, &o.prep);	/* prepares the build directory if need be */
 		flags_free(&fl);
 		prefilter(t.root, &files, &skipped);
+		for (size_t i = 0; i < also.n; i++)
+			if (!sv_contains(&files, also.v[i]))
+				sv_push(&files, also.v[i]);
+		sv_sort(&files);
 		for (size_t i = 0; i < files.n; i++)
 			puts(files.v[i]);
 		sv_clear(&files);
@@ -108,7 +136,8 @@ int cmd_parse_floor(int argc, char **argv)
 		free((char *)o.times);
 		return 0;
 	}
-	secs = scan_parse_floor(&t, &o, &n);
+	secs = scan_parse_floor(&t, &o, &also, &n);
+	sv_clear(&also);
 	printf("%zu files parsed in %.2f s\n", n, secs);
 	tree_free(&t);
 	free((char *)o.prep.build);

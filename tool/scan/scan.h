@@ -41,6 +41,7 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o);
  * worker processes, and do nothing else.  Returns the seconds it took;
  * *NPARSED the number of files.
  */
-double scan_parse_floor(const struct tree *t, const struct scan_opts *o, size_t *nparsed);
+double scan_parse_floor(const struct tree *t, const struct scan_opts *o, const struct strvec *also,
+			size_t *nparsed);
 
 #endif

@@ -430,7 +430,8 @@ void parse_units(const struct tree *t, const struct flags *fl, struct unit *u, s
 	free(want);
 }
 
-double scan_parse_floor(const struct tree *t, const struct scan_opts *o, size_t *nparsed)
+double scan_parse_floor(const struct tree *t, const struct scan_opts *o, const struct strvec *also,
+			size_t *nparsed)
 {
 	struct strvec files = STRVEC_INIT, skipped = STRVEC_INIT;
 	struct flags fl;
@@ -441,6 +442,11 @@ double scan_parse_floor(const struct tree *t, const struct scan_opts *o, size_t 
 
 	flags_init(&fl, t, &o->prep);
 	prefilter_all(t->root, &files, &skipped, NULL, NULL, &incl);
+	/* and the files the scan followed beyond them (cmd_parse_floor.c's --scan) */
+	for (size_t i = 0; also && i < also->n; i++)
+		if (!sv_contains(&files, also->v[i]))
+			sv_push(&files, also->v[i]);
+	sv_sort(&files);
 	unity_plan(&plan, t, &fl, &files, incl);
 	u = xcalloc(plan.rels.n ? plan.rels.n : 1, sizeof(*u));
 	*nparsed = 0;
