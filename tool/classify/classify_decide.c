@@ -89,6 +89,7 @@ struct dec {
 	struct verdict v;
 	json_t *r;		/* reach(), NULL when not reached */
 	json_t *heads, *sites, *reassigned;	/* the output's lists */
+	json_t *unseen;		/* why a file that can make files with the ops was not seen whole */
 	json_t *distinct;	/* head key -> head: the heads by object */
 	json_t *plan_out;	/* where the conversion sets f_poll_head */
 	json_t *review;		/* single-cond: the facts a review rests on (review_facts()) */
@@ -113,8 +114,10 @@ static json_t *ops_out(struct dec *d)
 
 		if (o->macro[0])
 			json_object_set_new(rec, "macro", json_string(o->macro));
-		if (!o->assign && !strcmp(o->type, "file_operations"))
+		if (!o->assign && !strcmp(o->type, "file_operations")) {
 			creation_sites(d->c, o, d->p->key, d->p->file, d->sites, d->reassigned);
+			unseen_parts(d->c, o, d->unseen);
+		}
 		json_array_append_new(opsout, rec);
 	}
 	return opsout;
@@ -804,6 +807,8 @@ static void convertible(struct dec *d)
 		if (!why)
 			why = "no creation site found";
 	}
+	if (!unproven && json_array_size(d->unseen))
+		unproven = json_string_value(json_array_get(d->unseen, 0));
 	if (unproven) {
 		blocked = true;
 		why = unproven;
@@ -946,6 +951,7 @@ void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 	d.heads = json_array();
 	d.sites = json_array();
 	d.reassigned = json_array();
+	d.unseen = json_array();
 	d.distinct = json_object();
 	d.is_root = !strcmp(p->layer, "file_operations.poll") || p->converted;
 	d.uncond = true;
@@ -975,5 +981,6 @@ void decide(struct cx *c, struct impl *p, json_t *out, json_t *cocci_rec)
 		d.v.conv = "no";	/* a lower layer has no ->poll_mask: nothing to review there */
 	write_out(&d, out, opsout, cocci_rec);
 	json_decref(d.distinct);
+	json_decref(d.unseen);
 	sb_release(&d.v.reason);
 }

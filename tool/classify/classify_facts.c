@@ -458,6 +458,27 @@ static void load_flow(struct cx *c, json_t *tu, const char *file)
 	}
 }
 
+/* What the scan says of the file's own view: static bodies not seen, the non-static ops it names. */
+static void load_naming(struct cx *c, json_t *tu, const char *file)
+{
+	json_t *v, *u = json_object_get(tu, "unseen_bodies");
+	const char *k;
+	bool added;
+	size_t i;
+
+	if (json_array_size(u))
+		*smap_slot(&c->unseen, file, &added) = u;
+	json_array_foreach(json_object_get(tu, "names_ops"), i, v)
+		if (json_is_string(v))
+			pl_push(list_at(&c->named_by, json_string_value(v)), (void *)file);
+	json_object_foreach(json_object_get(tu, "ops_named_unparsed"), k, v) {
+		char *key = xasprintf("%s\t%s", file, k);
+
+		*smap_slot(&c->named_unparsed, key, &added) = v;
+		free(key);
+	}
+}
+
 void facts_load(struct cx *c, json_t *tus)
 {
 	size_t i;
@@ -472,6 +493,7 @@ void facts_load(struct cx *c, json_t *tus)
 		load_defs(c, tu, file);
 		load_sets(c, tu, file);
 		load_flow(c, tu, file);
+		load_naming(c, tu, file);
 	}
 	group_assignments(c);
 }
@@ -551,6 +573,25 @@ struct flow_fn *fact_flow(struct cx *c, const char *file, const char *fn)
 
 	free(k);
 	return f;
+}
+
+json_t *fact_unseen(struct cx *c, const char *file)
+{
+	return smap_get(&c->unseen, file);
+}
+
+const struct plist *fact_named_by(struct cx *c, const char *var)
+{
+	return smap_get(&c->named_by, var);
+}
+
+json_t *fact_named_unparsed(struct cx *c, const char *file, const char *var)
+{
+	char *k = xasprintf("%s\t%s", file, var);
+	json_t *r = smap_get(&c->named_unparsed, k);
+
+	free(k);
+	return r;
 }
 
 const struct plist *fact_flow_readers(struct cx *c, const char *field)
@@ -652,6 +693,9 @@ void facts_free(struct cx *c)
 	smap_free(&c->flow_readers, pl_free);
 	smap_free(&c->member_refs, pl_free);
 	smap_free(&c->member_stores, NULL);
+	smap_free(&c->unseen, NULL);
+	smap_free(&c->named_by, pl_free);
+	smap_free(&c->named_unparsed, NULL);
 	smap_free(&c->flow_fns, flow_fn_free);
 	for (size_t i = 0; i < c->owned.n; i++)
 		free(c->owned.v[i]);

@@ -156,6 +156,9 @@ struct cx {
 	struct smap open_users;	/* open function key -> struct smap of poll function keys */
 	struct smap member_refs;	/* "struct.field" -> struct plist of struct ref_fact ("init:", "assign:") */
 	struct smap member_stores;	/* "struct.field" -> non-NULL: a fops that is no global's address is stored there */
+	struct smap unseen;	/* file -> json_t array: its static functions with no body seen */
+	struct smap named_by;	/* non-static ops var -> struct plist of const char *: the files naming it */
+	struct smap named_unparsed;	/* "file\tvar" -> json_t array: files naming it with no facts */
 	struct smap flow_fns;	/* "file:function" -> struct flow_fn */
 	struct smap flow_readers;	/* "struct.field" (a fops pointer member) -> struct plist of struct flow_fn */
 	struct plist owned;	/* what the loading allocated besides the above */
@@ -174,6 +177,9 @@ const struct plist *fact_pd(struct cx *c, const char *file, const char *fn);	/* 
 const struct plist *fact_refs(struct cx *c, const char *file, const char *var);	/* file NULL: by var */
 const struct plist *fact_field_sets(struct cx *c, const char *field);
 struct flow_fn *fact_flow(struct cx *c, const char *file, const char *fn);	/* NULL: no fop_flow record */
+json_t *fact_unseen(struct cx *c, const char *file);	/* NULL: every static function of FILE has its body */
+const struct plist *fact_named_by(struct cx *c, const char *var);	/* the files naming non-static VAR */
+json_t *fact_named_unparsed(struct cx *c, const char *file, const char *var);	/* NULL: none */
 const struct plist *fact_flow_readers(struct cx *c, const char *field);	/* NULL: no function reads it */
 json_t *fact_returns(struct cx *c, const char *name);
 bool fact_pollfree(struct cx *c, const char *field);
@@ -225,7 +231,8 @@ const char *def_file_of(struct cx *c, const struct member *m, const char *recfil
  * from files it did not read); NULL when they do not say.  Allocated.
  */
 char *no_site_why(struct cx *c, const struct impl *p);
-void push_unique(json_t *arr, json_t *e);	/* E owned; dropped when ARR has an equal one */
+void push_unique(json_t *arr, json_t *e);
+void unseen_parts(struct cx *c, const struct ops_rec *o, json_t *unseen);	/* E owned; dropped when ARR has an equal one */
 void creation_sites(struct cx *c, struct ops_rec *o, const char *poll_key, const char *poll_file,
 		    json_t *sites, json_t *reassigned);
 /* Does the ->open FN (in FILE) store an object in private_data? UNSEEN: *GAP is where the analysis stops. */

@@ -402,6 +402,49 @@ char *no_site_why(struct cx *c, const struct impl *p)
 	return why;
 }
 
+static bool static_ops_in(struct cx *c, const char *file, const char *var);
+
+/* UNSEEN gets why FILE was not seen whole, for ops record O (unseen_parts()). */
+static void unseen_in(struct cx *c, const struct ops_rec *o, const char *file, json_t *unseen)
+{
+	json_t *u = fact_unseen(c, file);
+
+	if (u)
+		push_unique(unseen, json_sprintf("%s() of %s has no body the parse saw, and %s %s: it may make "
+						 "files with them", json_string_value(json_array_get(u, 0)), file,
+						 file, strcmp(file, o->file) ? "names these ops" : "defines these ops"));
+}
+
+/*
+ * Every file that can make files with ops record O must have been seen
+ * whole: its own file, and for ops that are not static each file that
+ * names them.  A static function with no body there (its definition #if'd
+ * out, not parsed) may create files with them; a file with no facts at
+ * all may too.  UNSEEN gets a reason for each (strings): not a creation
+ * site, a fact missing (decide()'s convertible()).
+ */
+void unseen_parts(struct cx *c, const struct ops_rec *o, json_t *unseen)
+{
+	const struct plist *by;
+	json_t *un, *f;
+	size_t i;
+
+	if (o->assign || o->grouped || o->via_assignment || !o->file || !o->var)
+		return;
+	unseen_in(c, o, o->file, unseen);
+	if (o->st)
+		return;
+	by = fact_named_by(c, o->var);
+	for (i = 0; by && i < by->n; i++)
+		if (strcmp(by->v[i], o->file) && !static_ops_in(c, by->v[i], o->var))
+			unseen_in(c, o, by->v[i], unseen);
+	un = fact_named_unparsed(c, o->file, o->var);
+	json_array_foreach(un, i, f)
+		push_unique(unseen, json_sprintf("%s names %s, and polltax has no facts of it (it did not parse, "
+						 "or the configuration does not compile it): it may make files "
+						 "with them", json_string_value(f), o->var));
+}
+
 /* Does FILE define a static ops record named VAR (its refs are to that one)? */
 static bool static_ops_in(struct cx *c, const char *file, const char *var)
 {

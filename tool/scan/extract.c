@@ -216,6 +216,19 @@ static enum CXChildVisitResult top_cb(CXCursor c, CXCursor parent, CXClientData 
 		return CXChildVisit_Continue;
 	if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
 		summarize(x, c);
+	} else if (k == CXCursor_FunctionDecl && clang_Cursor_getStorageClass(c) == CX_SC_Static &&
+		   clang_Cursor_isNull(clang_getCursorDefinition(c))) {
+		/* a static function with no body in the file: what it does was not seen (#if'd out, hidden) */
+		char *n = cxs(clang_getCursorSpelling(c));
+		bool have = false;
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(x->unseen, i, v)
+			have |= !strcmp(json_string_value(v), n);
+		if (!have)
+			json_array_append_new(x->unseen, json_string(n));
+		free(n);
 	} else if (k == CXCursor_VarDecl) {
 		var_init(x, c);
 	}
@@ -421,6 +434,7 @@ static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp
 	x.field_sets = json_object();
 	x.returns = json_object();
 	x.fop_flow = json_array();
+	x.unseen = json_array();
 	x.memo = json_object();
 
 	nd = clang_getNumDiagnostics(tu);
@@ -466,6 +480,7 @@ static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp
 		json_object_set_new(out, "field_sets", x.field_sets);
 		json_object_set_new(out, "returns", x.returns);
 		json_object_set_new(out, "fop_flow", x.fop_flow);
+		json_object_set_new(out, "unseen_bodies", x.unseen);
 		json_object_set_new(out, "life", life_facts(&x));
 		if (x.n_unit_files) {
 			/* a unity build: the .c files of the unit, which see each other's statics */
@@ -480,6 +495,7 @@ static json_t *facts_of(CXTranslationUnit tu, const char *root, const char *relp
 		json_decref(x.field_sets);
 		json_decref(x.returns);
 		json_decref(x.fop_flow);
+		json_decref(x.unseen);
 		*err = xstrdup("the facts cannot be encoded as JSON (please report this bug)");
 	}
 	free(saferel);

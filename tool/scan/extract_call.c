@@ -175,6 +175,51 @@ void note_use(struct ectx *x, CXCursor ref)
 	add_ref(x, var, "use", ref, NULL);
 }
 
+/* Does T hold a file_operations pointer: one, or an array of them (usb_minors[])? */
+static bool holds_fops(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+		t = clang_getArrayElementType(t);
+	return is_fops_ptr(t);
+}
+
+/* The global variable C (stripped) is, or indexes (tbl[i]), when it holds fops pointers: its name, or NULL. */
+static char *fops_global_of(CXCursor c)
+{
+	CXCursor v;
+
+	c = strip(c);
+	if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
+		struct cvec ch = children(c);
+
+		c = ch.n ? strip(ch.c[0]) : clang_getNullCursor();
+		free(ch.c);
+	}
+	if (clang_Cursor_isNull(c) || clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return NULL;
+	v = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(v) != CXCursor_VarDecl || is_local_var(v) || !holds_fops(clang_getCursorType(v)))
+		return NULL;
+	return cxs(clang_getCursorSpelling(v));
+}
+
+/*
+ * REF, a DeclRefExpr of a global that holds fops pointers (a framework's
+ * table, usb_minors[]): read there, as a member is ("var:NAME").
+ */
+void note_fop_global_read(struct ectx *x, CXCursor ref)
+{
+	char *n = x->in_compare ? NULL : fops_global_of(ref), *k;
+
+	if (!n)
+		return;
+	k = xasprintf("var:%s", n);
+	add_flow(x, "read", ref, "field", k);
+	free(k);
+	free(n);
+}
+
 /*
  * MEMBER, a MemberRefExpr: a read of a member that holds a
  * file_operations pointer (a framework's drm_driver.fops), other than
@@ -186,7 +231,8 @@ void note_fop_read(struct ectx *x, CXCursor member)
 	CXCursor f = clang_getCursorReferenced(member);
 	char *k;
 
-	if (clang_getCursorKind(f) != CXCursor_FieldDecl || !is_fops_ptr(clang_getCursorType(f)))
+	/* compared (f->f_op != dev->fops) it is not taken */
+	if (x->in_compare || clang_getCursorKind(f) != CXCursor_FieldDecl || !is_fops_ptr(clang_getCursorType(f)))
 		return;
 	k = plain_field_key(field_key(f));
 	if (strcmp(k, "file.f_op") && strcmp(k, "inode.i_fop"))
@@ -491,8 +537,20 @@ bool handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 			ls = strip(u.c[0]);
 		free(u.c);
 	}
-	if (clang_getCursorKind(ls) != CXCursor_MemberRefExpr)
+	if (clang_getCursorKind(ls) != CXCursor_MemberRefExpr) {
+		/* a fops pointer kept in a global table (usb_minors[minor] = class_driver->fops) */
+		char *g = is_fops_ptr(clang_getCursorType(r)) && !global_object_ref(r, &var) && !is_null_const(r)
+				  ? fops_global_of(ls) : NULL;
+
+		if (g) {
+			char *k = xasprintf("var:%s", g);
+
+			add_flow(x, "store", at, "field", k);
+			free(k);
+			free(g);
+		}
 		return false;
+	}
 	fref = clang_getCursorReferenced(ls);
 	if (clang_getCursorKind(fref) != CXCursor_FieldDecl)
 		return false;
@@ -581,8 +639,8 @@ bool handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at)
 	 * member (a framework's table: snd_minor.f_ops), where a reader of
 	 * that member takes it
 	 */
-	if ((!strcmp(sname, "file") && !strcmp(field, "f_op")) || (!strcmp(sname, "inode") && !strcmp(field, "i_fop")) ||
-	    (!noted && is_fops_ptr(clang_getCursorType(fref)))) {
+	if (((!strcmp(sname, "file") && !strcmp(field, "f_op")) || (!strcmp(sname, "inode") && !strcmp(field, "i_fop")) ||
+	     (!noted && is_fops_ptr(clang_getCursorType(fref)))) && !is_null_const(r)) {
 		char *k = xasprintf("%s.%s", sname, field);
 
 		add_flow(x, "store", at, "field", k);

@@ -65,7 +65,8 @@ struct ectx {
 	json_t *pd_sets, *ph_sets, *pollfree, *errors, *relcache, *defs, *field_sets;
 	json_t *returns;	/* extern function -> what its result is derived from */
 	json_t *fop_flow;	/* where file_operations pointers go in each function (FACTS.md) */
-	bool lhs_member;	/* the next MemberRefExpr walked is stored into, not read */
+	json_t *unseen;		/* static functions of the file declared with no body the parse saw */
+	bool lhs_member;	/* the next MemberRefExpr or DeclRefExpr walked is stored into, not read */
 	bool in_compare;	/* walking an operand of == or !=: a global named there is only compared */
 	json_t *memo;		/* derivation key -> index in memo_v, or -1 while in progress */
 	struct deriv *memo_v;
@@ -129,10 +130,12 @@ void handle_call(struct ectx *x, CXCursor call, int cond, const char *assigned_t
 bool handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at);
 void note_use(struct ectx *x, CXCursor ref);
 void note_fop_read(struct ectx *x, CXCursor member);
+void note_fop_global_read(struct ectx *x, CXCursor ref);
 void add_flow(struct ectx *x, const char *k, CXCursor at, const char *key, const char *val);
 
 /* extract_walk.c */
 void walk(struct ectx *x, CXCursor c, int cond);
+bool is_null_const(CXCursor c);
 void summarize(struct ectx *x, CXCursor fn);
 
 #endif

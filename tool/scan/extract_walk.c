@@ -29,7 +29,7 @@ static bool is_deref_of_address(CXCursor c)
 }
 
 /* NULL, 0, (void *)0 */
-static bool is_null_const(CXCursor c)
+bool is_null_const(CXCursor c)
 {
 	enum CXCursorKind k;
 
@@ -98,6 +98,35 @@ static CXCursor null_tested(struct ectx *x, CXCursor c)
 	return clang_getNullCursor();
 }
 
+/* Is the condition C (a "!" aside) a fops pointer itself, only tested for NULL? */
+static bool only_tested(CXCursor c)
+{
+	enum CXCursorKind k;
+	CXType t;
+
+	c = strip(c);
+	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
+		struct cvec u = children(c);
+
+		if (u.n == 1)
+			c = strip(u.c[0]);
+		free(u.c);
+	}
+	k = clang_getCursorKind(c);
+	t = clang_getCanonicalType(clang_getCursorType(c));
+	if (k != CXCursor_DeclRefExpr && k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
+		return false;
+	if (t.kind != CXType_Pointer)
+		return false;
+	{
+		char *sn = struct_name_of_type(t);
+		bool r = !strcmp(sn, "file_operations");
+
+		free(sn);
+		return r;
+	}
+}
+
 /* Is C, a MemberRefExpr, a member of struct file_operations (->owner, ->open)? */
 static bool member_of_fops(CXCursor c)
 {
@@ -135,6 +164,10 @@ void walk(struct ectx *x, CXCursor c, int cond)
 		if (is_pt_ref(x, c))
 			add_event(x, json_pack("{s:s, s:s}", "k", "pt_use", "what", "other"), c, cond);
 		note_use(x, c);
+		/* a global table of fops read (not the one a store writes into) */
+		if (!x->lhs_member)
+			note_fop_global_read(x, c);
+		x->lhs_member = false;
 		return;
 	}
 	ch = children(c);
@@ -170,7 +203,10 @@ void walk(struct ectx *x, CXCursor c, int cond)
 
 		for (unsigned i = 0; i < ch.n; i++) {
 			x->guard = i == 1 && x->fs && x->fs->pt >= 0 ? null_tested(x, ch.c[0]) : clang_getNullCursor();
+			/* if (tbl[minor]), if (!dev->fops): a fops pointer tested, not read as a value */
+			x->lhs_member = i == 0 && only_tested(ch.c[0]);
 			walk(x, ch.c[i], i == 0 ? cond : cond + 1);
+			x->lhs_member = false;
 		}
 		x->guard = saved;
 		break;
@@ -224,7 +260,9 @@ void walk(struct ectx *x, CXCursor c, int cond)
 			bool noted = handle_assign(x, ch.c[0], ch.c[1], c);
 
 			/* the member stored into is not read (walk()'s first MemberRefExpr) */
-			x->lhs_member = clang_getCursorKind(strip(ch.c[0])) == CXCursor_MemberRefExpr;
+			x->lhs_member = clang_getCursorKind(strip(ch.c[0])) == CXCursor_MemberRefExpr ||
+					clang_getCursorKind(strip(ch.c[0])) == CXCursor_ArraySubscriptExpr ||
+					clang_getCursorKind(strip(ch.c[0])) == CXCursor_DeclRefExpr;
 			walk(x, ch.c[0], cond);
 			x->lhs_member = false;
 			if (noted) {

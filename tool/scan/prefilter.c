@@ -751,6 +751,10 @@ static void find_files_matching(const char *root, const struct strvec *all, json
 	XXH64_reset(h, 0);
 	for (i = 0; i < names->n; i++)
 		XXH64_update(h, names->v[i], strlen(names->v[i]) + 1);
+	/* and what was left out: the answer is the files not in it */
+	XXH64_update(h, "\0exclude", 9);
+	for (i = 0; i < exclude->n; i++)
+		XXH64_update(h, exclude->v[i], strlen(exclude->v[i]) + 1);
 	key = fingerprint(all, stats);
 	XXH64_update(h, key, strlen(key));
 	free(key);
@@ -794,6 +798,20 @@ void find_referrers(const char *root, const struct strvec *all, json_t *stats, c
 		    const struct strvec *exclude, struct strvec *out)
 {
 	find_files_matching(root, all, stats, names, exclude, out, "referrers", mentions);
+}
+
+void names_in_files(const char *root, const struct strvec *files, const struct strvec *names, struct strvec *out)
+{
+	for (size_t i = 0; i < files->n; i++) {
+		char *buf;
+
+		if (!read_small(root, files->v[i], &buf, NULL))
+			continue;
+		for (size_t k = 0; k < names->n; k++)
+			if (mentions(buf, strlen(buf), names->v[k]))
+				sv_push(&out[i], names->v[k]);
+		free(buf);
+	}
 }
 
 void find_member_readers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *fields,

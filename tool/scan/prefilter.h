@@ -53,6 +53,9 @@ void find_referrers(const char *root, const struct strvec *all, json_t *stats, c
  * fops to a framework through): the framework's code that reads them,
  * which says whether its files are opened through ->open.
  */
+/* For each file of FILES, the words of NAMES its text names: OUT[i] (FILES->n strvecs, initialized). */
+void names_in_files(const char *root, const struct strvec *files, const struct strvec *names, struct strvec *out);
+
 void find_member_readers(const char *root, const struct strvec *all, json_t *stats, const struct strvec *fields,
 			 const struct strvec *exclude, struct strvec *out);
 

@@ -41,7 +41,7 @@
  * The version of the facts format: change it whenever extract.c records
  * something differently, and every cache entry is parsed again.
  */
-#define FACTS_VERSION "26"
+#define FACTS_VERSION "29"
 
 /*
  * The facts of file REL that unit U recorded (borrowed), or NULL with *WHY
@@ -405,7 +405,69 @@ static void framework_members(json_t *tus, struct strvec *out)
 			if (!skip && strchr(tf, '.') && !strchr(tf, ' ') && !sv_contains(out, tf))
 				sv_push(out, tf);
 		}
+	/* and where functions keep fops pointers: a member ("snd_minor.f_ops"), a global table ("var:usb_minors") */
+	json_array_foreach(tus, i, tu)
+		json_array_foreach(json_object_get(tu, "fop_flow"), j, r) {
+			const char *k = json_string_value(json_object_get(r, "k"));
+			const char *f = json_string_value(json_object_get(r, "field"));
+
+			if (!k || !f || strcmp(k, "store") || !strcmp(f, "file.f_op") || !strcmp(f, "inode.i_fop"))
+				continue;
+			if (!strncmp(f, "var:", 4))
+				f += 4;	/* the files naming the table */
+			if (!sv_contains(out, f))
+				sv_push(out, f);
+		}
 	sv_sort(out);
+}
+
+/*
+ * Which of the non-static ops NAMES each file of NAMING names (its text):
+ * its facts get "names_ops"; a file with no facts (it did not parse, or
+ * the configuration does not compile it) goes to "ops_named_unparsed" of
+ * the file that defines the ops.  classify_sites.c then asks of each such
+ * file whether the parse saw all of it.
+ */
+static void note_naming(const char *root, json_t *tus, const struct strvec *names, const struct strvec *naming)
+{
+	struct strvec *per = xcalloc(naming->n ? naming->n : 1, sizeof(*per));
+	json_t *tu, *o;
+	size_t i, j;
+
+	names_in_files(root, naming, names, per);
+	for (size_t f = 0; f < naming->n; f++) {
+		json_t *owner = NULL, *l = json_array();
+
+		for (size_t k = 0; k < per[f].n; k++)
+			json_array_append_new(l, json_string(per[f].v[k]));
+		json_array_foreach(tus, i, tu)
+			if (!strcmp(json_string_value(json_object_get(tu, "file")) ?: "", naming->v[f]))
+				owner = tu;
+		if (owner) {
+			json_object_set(owner, "names_ops", l);
+		} else {
+			/* no facts of that file: say so where the ops are */
+			for (size_t k = 0; k < per[f].n; k++)
+				json_array_foreach(tus, i, tu)
+					json_array_foreach(json_object_get(tu, "ops"), j, o) {
+						const char *var = json_string_value(json_object_get(o, "var"));
+						json_t *u;
+
+						if (!var || strcmp(var, per[f].v[k]) || json_is_true(json_object_get(o, "static")))
+							continue;
+						if (!(u = json_object_get(tu, "ops_named_unparsed"))) {
+							u = json_object();
+							json_object_set_new(tu, "ops_named_unparsed", u);
+						}
+						if (!json_object_get(u, var))
+							json_object_set_new(u, var, json_array());
+						json_array_append_new(json_object_get(u, var), json_string(naming->v[f]));
+					}
+		}
+		json_decref(l);
+		sv_clear(&per[f]);
+	}
+	free(per);
 }
 
 /*
@@ -504,20 +566,35 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	{
 		struct strvec names = STRVEC_INIT, extra = STRVEC_INIT;
 
+		struct strvec naming = STRVEC_INIT, none = STRVEC_INIT;
+
 		extern_poll_ops(tus, &names);
 		if (names.n)
-			find_referrers(t->root, &all, wstats, &names, &done, &extra);
+			find_referrers(t->root, &all, wstats, &names, &none, &naming);
+		for (size_t i = 0; i < naming.n; i++)
+			if (!sv_contains(&done, naming.v[i]))
+				sv_push(&extra, naming.v[i]);
 		if (extra.n)
 			parse_extra(t, &fl, self, fp, o, stats, sets, incl, &extra, tus, followed, &done);
+		note_naming(t->root, tus, &names, &naming);
 		sv_clear(&names);
 		sv_clear(&extra);
-		/* and the framework code that reads the members fops are handed through */
-		framework_members(tus, &names);
-		if (names.n)
-			find_member_readers(t->root, &all, wstats, &names, &done, &extra);
-		if (extra.n)
-			parse_extra(t, &fl, self, fp, o, stats, sets, incl, &extra, tus, followed, &done);
-		sv_clear(&names);
+		sv_clear(&naming);
+		/*
+		 * and the framework code that reads the members fops are
+		 * handed through, and the tables it keeps them in: two rounds
+		 */
+		for (int round = 0; round < 2; round++) {
+			framework_members(tus, &names);
+			if (names.n)
+				find_member_readers(t->root, &all, wstats, &names, &done, &extra);
+			if (extra.n)
+				parse_extra(t, &fl, self, fp, o, stats, sets, incl, &extra, tus, followed, &done);
+			sv_clear(&names);
+			if (!extra.n)
+				break;
+			sv_clear(&extra);
+		}
 		sv_clear(&extra);
 	}
 	/*
