@@ -395,9 +395,19 @@ char *no_site_why(struct cx *c, const struct impl *p)
 						(long long)json_integer_value(r->line), r->in);
 			}
 		}
-		if (!why && !refs && !o->st)
-			why = xasprintf("%s is not static, and no file polltax read refers to it: the files that "
-					"create files with it were not read", o->var);
+		if (!why && !refs && !o->st) {
+			const struct plist *by = fact_named_by(c, o->var);
+			const char *other = NULL;
+
+			for (size_t k = 0; by && k < by->n && !other; k++)
+				if (strcmp(by->v[k], o->file))
+					other = by->v[k];
+			why = other ? xasprintf("%s is not static, and %s names it where polltax sees no use it follows "
+						"(an initializer or a macro it does not read into): the files made "
+						"with it are not seen", o->var, other)
+				    : xasprintf("%s is not static, and no file polltax read refers to it: the files "
+						"that create files with it were not read", o->var);
+		}
 	}
 	return why;
 }
