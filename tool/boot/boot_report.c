@@ -210,6 +210,15 @@ const char *br_not_exercised(const struct boot_report *r, size_t i)
 	const struct symbol_result *y = &r->w->syms[i];
 	const struct boot_result *b = &r->runs[r->w->k[K_PATCHED].wanted ? K_PATCHED : K_BASE].test;
 
+	/* an ops macro's header: built with its users, run when a file type of its poll ran (br_reach()) */
+	if (has_suffix(y->file, ".h"))
+		for (size_t c = 0; c < r->s->nconv; c++)
+			if (!strcmp(r->s->conv[c].file, y->file)) {
+				struct reach x;
+
+				br_reach(r, &r->s->conv[c], &x);
+				return x.opened ? NULL : x.why;
+			}
 	if (!y->on)
 		return y->reason ? y->reason : "not built";
 	for (size_t j = 0; j < r->nkinds; j++) {

@@ -39,6 +39,13 @@ enum kind_flags {
 	K_UNCONVERTIBLE	= 1 << 6,	/* documentation: its ->poll must stay (several heads, per-task queue) */
 	K_MULTI_HEAD	= 1 << 7,	/* ->poll waits on two queues: aio poll refuses it (EINVAL) */
 	K_TEARDOWN	= 1 << 8,	/* the trigger takes away what the file is open on (hang-up, unbind) */
+	/*
+	 * aio poll not run: the driver takes its queue's lock with
+	 * spin_lock() (gpiolib-cdev's kfifo under lr->wait.lock), and aio's
+	 * poll takes it under its SOFTIRQ-safe ctx_lock: lockdep reports
+	 * that on the unpatched kernel as much as on the patched one
+	 */
+	K_NO_AIO	= 1 << 9,
 };
 
 struct kind {
@@ -259,6 +266,7 @@ enum need {
 	N_LEVEL = 1 << 2,	/* ->poll must not consume the event */
 	N_EPOLL = 1 << 3,
 	N_WAKE = 1 << 4,	/* names end in "woken by another process/thread" */
+	N_AIO = 1 << 5,		/* aio IOCB_CMD_POLL */
 };
 
 struct check {
