@@ -779,7 +779,7 @@ static void find_files_matching(const char *root, const struct strvec *all, json
 			}
 		dump = json_dumps(found, JSON_COMPACT);
 		if (dump)
-			write_file_atomic(cpath, dump, strlen(dump));
+			cache_write(cpath, dump, strlen(dump));	/* one warning when the cache is full */
 		free(dump);
 		json_decref(found);
 	}
