@@ -558,15 +558,22 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 	}
 	sv_sort(&done);
 	/*
-	 * Ops records with a poll member that are not static: the files that
-	 * name them may create files with them (anon_inode_getfile() with no
-	 * ->open), so they are parsed too, once; their creation sites are then
-	 * facts, not guesses (classify_sites.c).
+	 * The files beyond the candidates whose facts a verdict needs, found
+	 * by their text and parsed together, round by round (one PCH and all
+	 * workers for each batch; five rounds at most):
+	 *  - the files that name a non-static ops record with a poll member:
+	 *    they may create files with it (anon_inode_getfile() with no
+	 *    ->open), so that their creation sites are facts (classify_sites.c);
+	 *  - the framework code that reads the members and tables fops are
+	 *    handed through and kept in;
+	 *  - the files that define a function a head is derived from, whose
+	 *    body no parsed file holds (an accessor in a core file with no poll
+	 *    code): what is still not found stays unknown (classify.c's
+	 *    resolve_base()).
 	 */
 	{
-		struct strvec names = STRVEC_INIT, extra = STRVEC_INIT;
-
-		struct strvec naming = STRVEC_INIT, none = STRVEC_INIT;
+		struct strvec names = STRVEC_INIT, naming = STRVEC_INIT, none = STRVEC_INIT;
+		struct strvec extra = STRVEC_INIT, more = STRVEC_INIT;
 
 		extern_poll_ops(tus, &names);
 		if (names.n)
@@ -574,46 +581,32 @@ json_t *scan_tree(const struct tree *t, const struct scan_opts *o)
 		for (size_t i = 0; i < naming.n; i++)
 			if (!sv_contains(&done, naming.v[i]))
 				sv_push(&extra, naming.v[i]);
-		if (extra.n)
-			parse_extra(t, &fl, self, fp, o, stats, sets, incl, &extra, tus, followed, &done);
-		note_naming(t->root, tus, &names, &naming);
-		sv_clear(&names);
-		sv_clear(&extra);
-		sv_clear(&naming);
-		/*
-		 * and the framework code that reads the members fops are
-		 * handed through, and the tables it keeps them in: two rounds
-		 */
-		for (int round = 0; round < 2; round++) {
-			framework_members(tus, &names);
-			if (names.n)
-				find_member_readers(t->root, &all, wstats, &names, &done, &extra);
+		for (int round = 0; round < 5; round++) {
+			struct strvec members = STRVEC_INIT, callees = STRVEC_INIT;
+
+			framework_members(tus, &members);
+			if (members.n)
+				find_member_readers(t->root, &all, wstats, &members, &done, &more);
+			unresolved_callees(tus, &callees);
+			if (callees.n)
+				find_definers(t->root, &all, wstats, &callees, &done, &more);
+			for (size_t i = 0; i < more.n; i++)
+				if (!sv_contains(&extra, more.v[i]))
+					sv_push(&extra, more.v[i]);
+			sv_clear(&members);
+			sv_clear(&callees);
+			sv_clear(&more);
 			if (extra.n)
 				parse_extra(t, &fl, self, fp, o, stats, sets, incl, &extra, tus, followed, &done);
-			sv_clear(&names);
+			if (round == 0)
+				note_naming(t->root, tus, &names, &naming);	/* every naming file parsed now */
 			if (!extra.n)
 				break;
 			sv_clear(&extra);
 		}
 		sv_clear(&extra);
-	}
-	/*
-	 * A head derived from a function whose body no parsed file holds:
-	 * parse the files that define it (an accessor in a core file with no
-	 * poll code), then theirs, three rounds at most.  What is still not
-	 * found stays unknown (classify.c's resolve_base()).
-	 */
-	for (int round = 0; round < 3; round++) {
-		struct strvec names = STRVEC_INIT, extra = STRVEC_INIT;
-
-		unresolved_callees(tus, &names);
-		if (names.n)
-			find_definers(t->root, &all, wstats, &names, &done, &extra);
 		sv_clear(&names);
-		if (!extra.n)
-			break;
-		parse_extra(t, &fl, self, fp, o, stats, sets, incl, &extra, tus, followed, &done);
-		sv_clear(&extra);
+		sv_clear(&naming);
 	}
 	skipped_files(&skipped, skip);
 	if (!o->no_cocci)
