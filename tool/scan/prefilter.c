@@ -638,11 +638,64 @@ void prefilter_all(const char *root, struct strvec *files, struct strvec *skippe
 
 /* ---- definers: the files that define the functions a head comes from ------ */
 
+/*
+ * The words of a set of names, for a first test of a file in one pass over
+ * its identifiers: a name (or, for "STRUCT.FIELD", its struct) that is no
+ * identifier of the file cannot match, whatever the predicate.
+ */
+struct wset {
+	const char **k;
+	size_t cap;
+};
+
+static size_t wset_slot(const struct wset *s, const char *w, size_t len)
+{
+	size_t i = (size_t)XXH64(w, len, 0) & (s->cap - 1);
+
+	while (s->k[i] && (strcspn(s->k[i], ".") != len || memcmp(s->k[i], w, len)))
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static void wset_init(struct wset *s, const struct strvec *names)
+{
+	s->cap = 16;
+	while (s->cap < names->n * 4)
+		s->cap <<= 1;
+	s->k = xcalloc(s->cap, sizeof(*s->k));
+	for (size_t n = 0; n < names->n; n++) {
+		const char *w = names->v[n];
+		size_t len = strcspn(w, ".");	/* STRUCT.FIELD: the struct */
+
+		s->k[wset_slot(s, w, len)] = w;
+	}
+}
+
+/* Is any identifier of TEXT a word of S? */
+static bool wset_any(const struct wset *s, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t j;
+
+		if (!ident(text[i]) || (i > 0 && ident(text[i - 1]))) {
+			i++;
+			continue;
+		}
+		for (j = i; j < len && ident(text[j]); j++)
+			;
+		if (s->k[wset_slot(s, text + i, j - i)])
+			return true;
+		i = j;
+	}
+	return false;
+}
+
 struct dscan {
 	const char *root;
 	const struct strvec *files, *names;
 	int *hit;
 	bool (*match)(const char *text, size_t len, const char *name);
+	struct wset words;
 };
 
 /*
@@ -688,8 +741,10 @@ static void scan_definer(size_t i, void *arg)
 	if (ds->hit[i] < 0 || !read_small(ds->root, ds->files->v[i], &buf, NULL))
 		return;
 	len = strlen(buf);
-	for (size_t k = 0; k < ds->names->n && !ds->hit[i]; k++)
-		ds->hit[i] = ds->match(buf, len, ds->names->v[k]);
+	/* one pass over its identifiers first: most files name none of them */
+	if (wset_any(&ds->words, buf, len))
+		for (size_t k = 0; k < ds->names->n && !ds->hit[i]; k++)
+			ds->hit[i] = ds->match(buf, len, ds->names->v[k]);
 	free(buf);
 }
 
@@ -741,7 +796,7 @@ static void find_files_matching(const char *root, const struct strvec *all, json
 				const struct strvec *exclude, struct strvec *out, const char *what,
 				bool (*match)(const char *, size_t, const char *))
 {
-	struct dscan ds = { root, all, names, xcalloc(all->n ? all->n : 1, sizeof(int)), match };
+	struct dscan ds = { root, all, names, xcalloc(all->n ? all->n : 1, sizeof(int)), match, { NULL, 0 } };
 	XXH64_state_t *h = XXH64_createState();
 	char *cpath, *key;
 	json_t *cache, *v;
@@ -771,7 +826,9 @@ static void find_files_matching(const char *root, const struct strvec *all, json
 		for (i = 0; i < all->n; i++)	/* EXCLUDE is sorted */
 			if (exclude->n && bsearch(&all->v[i], exclude->v, exclude->n, sizeof(char *), cmp_str))
 				ds.hit[i] = -1;
+		wset_init(&ds.words, names);
 		parallel_for(all->n, scan_definer, &ds);
+		free(ds.words.k);
 		for (i = 0; i < all->n; i++)
 			if (ds.hit[i] == 1) {
 				sv_push(out, all->v[i]);
