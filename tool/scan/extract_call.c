@@ -145,7 +145,7 @@ static char *plain_field_key(char *k)
 }
 
 /* Is T a pointer to struct file_operations? */
-static bool is_fops_ptr(CXType t)
+bool is_fops_ptr(CXType t)
 {
 	char *sn;
 	bool r;

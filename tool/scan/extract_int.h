@@ -129,6 +129,7 @@ void add_ref(struct ectx *x, CXCursor var, const char *ctx, CXCursor at, json_t 
 void handle_call(struct ectx *x, CXCursor call, int cond, const char *assigned_to);
 bool handle_assign(struct ectx *x, CXCursor l, CXCursor r, CXCursor at);
 void note_use(struct ectx *x, CXCursor ref);
+bool is_fops_ptr(CXType t);
 void note_fop_read(struct ectx *x, CXCursor member);
 void note_fop_global_read(struct ectx *x, CXCursor ref);
 void add_flow(struct ectx *x, const char *k, CXCursor at, const char *key, const char *val);

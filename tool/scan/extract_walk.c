@@ -102,7 +102,6 @@ static CXCursor null_tested(struct ectx *x, CXCursor c)
 static bool only_tested(CXCursor c)
 {
 	enum CXCursorKind k;
-	CXType t;
 
 	c = strip(c);
 	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
@@ -113,18 +112,8 @@ static bool only_tested(CXCursor c)
 		free(u.c);
 	}
 	k = clang_getCursorKind(c);
-	t = clang_getCanonicalType(clang_getCursorType(c));
-	if (k != CXCursor_DeclRefExpr && k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
-		return false;
-	if (t.kind != CXType_Pointer)
-		return false;
-	{
-		char *sn = struct_name_of_type(t);
-		bool r = !strcmp(sn, "file_operations");
-
-		free(sn);
-		return r;
-	}
+	return (k == CXCursor_DeclRefExpr || k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr) &&
+	       is_fops_ptr(clang_getCursorType(c));
 }
 
 /* Is C, a MemberRefExpr, a member of struct file_operations (->owner, ->open)? */
