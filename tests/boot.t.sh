@@ -60,6 +60,8 @@ NOT_ON_HOST=kmsg,hidraw,evdev,mousedev,joydev,uinput,uleds,snd-timer,vhci,rfkill
 NOT_ON_HOST=$NOT_ON_HOST,sync_file,vtpm-proxy,tpm-dev,tpmrm-dev,lirc,pps,qrtr-tun,userio,serio_raw,hid-debug,mcelog
 NOT_ON_HOST=$NOT_ON_HOST,dm-control,snd-disconnected,ipmi
 NOT_ON_HOST=$NOT_ON_HOST,hidraw-unplugged,evdev-unplugged,mousedev-unplugged,joydev-unplugged
+NOT_ON_HOST=$NOT_ON_HOST,vhci-event,rfkill-event,serio_raw-unplugged,cec,cec-unplugged,ppdev
+NOT_ON_HOST=$NOT_ON_HOST,roccat,roccat-unplugged
 "$PT" test -x $NOT_ON_HOST -t 3000 >"$W/host.tap" 2>&1
 status=$?
 grep -q '^1\.\.[0-9]' "$W/host.tap"

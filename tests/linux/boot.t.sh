@@ -91,6 +91,13 @@ case $KERNELS in *kasan*)
 		check "$k kernel: KASAN and lockdep on, booted, the guest finished, no KASAN or lockdep report" $? \
 			"$(q ".kernels[\"$k\"] | {note, test: (.test | {finished, timed_out, problems})}")"
 	done
+	# a file type whose driver lockdep faults on every kernel (K_NO_DEBUG) is skipped there with that reason, and said
+	nd=$(q '[.kernels["patched-kasan"].test.checks | to_entries[] | select(.value.status == "skip" and ((.value.detail // "") | startswith("not run on a lockdep kernel"))) | .key | split(":")[0]] | unique | join(", ")')
+	if [ -n "$nd" ]; then
+		tr '\n' ' ' <"$W/out/boot-test.md" | grep -q "Not run on the KASAN and lockdep kernels.*: *$nd\."
+		check "the file types not run on the lockdep kernels ($nd) are named in boot-test.md" $? \
+			"$(grep -A 3 'Not run on' "$W/out/boot-test.md")"
+	fi
 	nlogs=8
 esac
 [ "$(q '.failures | length')" = 0 ] && [ "$(q .result)" = pass ]

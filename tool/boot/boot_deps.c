@@ -49,7 +49,7 @@ static const char *const bus_prefixes[] = { "ARCH_", "MFD_", "I2C_", "SPI_" };
  * price of reaching the files that need them, measured in README
  */
 static const char *const machine_symbols[] = { "PCI", "USB_SUPPORT", "USB", "USB_PCI", "USB_XHCI_HCD", "BLOCK",
-					       "USB_GADGET" };
+					       "USB_GADGET", "PARPORT" };
 
 /* "SYM\tcost", and the makefiles: the greps of one run, kept */
 static struct strvec memo_cost, mk_dirs;

@@ -366,7 +366,9 @@ static void boot_once(const struct guest_opts *o, const char *vmlinux, const cha
 				  */
 				 " ipmi_si.type=kcs ipmi_si.ports=0xca2 oops=panic kasan.fault=panic"
 				 /* gpio-mockup's one chip of 8 lines (guest/gpiokinds.c) */
-				 " gpio_mockup.gpio_mockup_ranges=-1,8",
+				 " gpio_mockup.gpio_mockup_ranges=-1,8"
+				 /* the parallel port's interrupt line, which parport_pc does not probe (guest/qemukinds.c) */
+				 " parport=0x378,7",
 				 o->args ? " polltest_args=" : "", o->args ? o->args : "");
 	struct strvec argv = STRVEC_INIT;
 	char *text = NULL, *qtext = NULL;

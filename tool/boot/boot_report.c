@@ -84,6 +84,44 @@ static const char *kind_label(const struct boot_report *r, const struct guest_ki
 	return buf;
 }
 
+/* the words of the guest's skip of a kind not run on a lockdep kernel (K_NO_DEBUG, guest/polltest.c) */
+#define NOT_ON_DEBUG "not run on a lockdep kernel"
+
+/* a skip on a debug kernel of what the others run: its driver's own lockdep report, not the series' */
+static bool debug_skip(int id, const struct check_result *c)
+{
+	return c && kernel_debug(id) && !strcmp(c->status, "skip") && c->detail &&
+	       !strncmp(c->detail, NOT_ON_DEBUG, strlen(NOT_ON_DEBUG));
+}
+
+/* does kernel ID's result C of a check differ from base's, BC? */
+static bool differs(int id, const struct check_result *bc, const struct check_result *c)
+{
+	return (!c || strcmp(c->status, bc->status)) && !debug_skip(id, c);
+}
+
+char *br_debug_skipped(const struct boot_report *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t j = 0; j < r->nkinds; j++) {
+		bool skipped = false;
+
+		for (int id = 0; id < NR_KERNELS && !skipped; id++) {
+			const struct boot_result *b = &r->runs[id].test;
+
+			if (!r->w->k[id].wanted || !kernel_debug(id))
+				continue;
+			for (size_t i = 0; i < b->nchecks && !skipped; i++)
+				skipped = kind_of_check(r, b->checks[i].name) == &r->kinds[j] &&
+					  debug_skip(id, &b->checks[i]);
+		}
+		if (skipped)
+			sb_addf(&sb, "%s%s", sb.len ? ", " : "", r->kinds[j].name);
+	}
+	return sb_detach(&sb);
+}
+
 void boot_report_compare(struct boot_report *r)
 {
 	const struct boot_result *base = &r->runs[K_BASE].test;
@@ -110,7 +148,7 @@ void boot_report_compare(struct boot_report *r)
 		for (size_t i = 0; i < base->nchecks; i++) {
 			const struct check_result *c = find_check(b, base->checks[i].name);
 
-			if (!c || strcmp(c->status, base->checks[i].status)) {
+			if (differs(id, &base->checks[i], c)) {
 				const struct guest_kind *k = kind_of_check(r, base->checks[i].name);
 
 				if (k && !sv_contains(&kinds, k->name))
@@ -129,8 +167,7 @@ void boot_report_compare(struct boot_report *r)
 			for (size_t i = 0; i < base->nchecks; i++) {
 				const struct check_result *c = find_check(b, base->checks[i].name);
 
-				if (kind_of_check(r, base->checks[i].name) != k ||
-				    (c && !strcmp(c->status, base->checks[i].status)))
+				if (kind_of_check(r, base->checks[i].name) != k || !differs(id, &base->checks[i], c))
 					continue;
 				n++;
 				sb_addf(&sb, "\n    %s: %s on base, %s here%s%s", strchr(base->checks[i].name, ':') + 2,

@@ -27,5 +27,7 @@ double br_ins(const struct bench_row *b);
 const struct bench_row *br_find_row(const struct boot_result *b, const char *kind, const char *op, int fds);
 int br_kernels(const struct boot_report *r, int ids[NR_KERNELS]);
 int br_bench_kernels(const struct boot_report *r, int ids[NR_KERNELS]);
+/* the file types the debug kernels did not run (K_NO_DEBUG in the guest), in "name, name" */
+char *br_debug_skipped(const struct boot_report *r);
 
 #endif

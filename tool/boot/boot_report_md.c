@@ -315,6 +315,19 @@ char *boot_report_markdown(const struct boot_report *r)
 		list_line(&sb, h, &missing, ", ");
 		free(h);
 	}
+	{
+		char *nd = br_debug_skipped(r);
+
+		if (*nd) {
+			char *n = xasprintf("Not run on the KASAN and lockdep kernels (their driver sleeps in "
+					    "atomic context before the wake-up, which lockdep reports on the "
+					    "unpatched kernel as much): %s.", nd);
+
+			list_item(&sb, n);
+			free(n);
+		}
+		free(nd);
+	}
 	list_line(&sb, "Unchanged file types checked alongside:", &unconverted, ", ");
 	if (!r->failures.n)
 		sb_adds(&sb, "- The same results on every kernel; no panic, oops, WARN, lockdep report\n"

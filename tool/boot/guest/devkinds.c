@@ -7,7 +7,11 @@
  * readable when the LED it made changes brightness through sysfs; the ALSA
  * timer /dev/snd/timer on the system timer; /dev/rtc0, whose periodic
  * interrupt the RTC core emulates with an hrtimer; and, always writable
- * (nothing here sends them events), /dev/rfkill and /dev/vhci.  kinds.c lists them in its table.
+ * (nothing here sends them events), /dev/rfkill and /dev/vhci; and the
+ * same two made ready: /dev/vhci of a raw Bluetooth controller when a
+ * command is sent to it through an HCI user channel (vhci-event), and
+ * /dev/rfkill when a controller, and with it a switch, comes and goes
+ * (rfkill-event).  kinds.c lists them in its table.
  *
  * The "-unplugged" kinds destroy the HID device under the open node (a
  * tear-down while polled) instead of sending it a report.
@@ -27,6 +31,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <linux/input.h>
 #include <linux/rtc.h>
 #include <linux/uhid.h>
@@ -420,6 +425,118 @@ int rfkill_open(struct fixture *f)
 int vhci_open(struct fixture *f)
 {
 	return open_rw(f, "/dev/vhci");
+}
+
+/*
+ * ---- a Bluetooth controller made through /dev/vhci ----
+ * The first write to /dev/vhci (HCI_VENDOR_PKT and the controller's
+ * flags) registers a controller, and with it its rfkill switch; closing
+ * the descriptor unregisters both.  A raw controller (flag 0x80) is not
+ * set up by the kernel: bound to an HCI user channel, what is written to
+ * the socket goes to the controller, that is, is read from /dev/vhci.
+ */
+#define HCI_VENDOR_PKT	0xff
+#define VHCI_RAW	0x80
+#define HCI_MAX_INDEX	256
+
+struct sockaddr_hci {
+	unsigned short hci_family;
+	unsigned short hci_dev;
+	unsigned short hci_channel;
+};
+#define BTPROTO_HCI		1
+#define HCI_CHANNEL_USER	1
+
+/* IN[i]: /sys/class/bluetooth has hci<i> */
+static void hci_indices(bool in[HCI_MAX_INDEX])
+{
+	DIR *d = opendir("/sys/class/bluetooth");
+	struct dirent *e;
+
+	memset(in, 0, HCI_MAX_INDEX * sizeof(in[0]));
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		long i;
+
+		if (strncmp(e->d_name, "hci", 3))
+			continue;
+		i = strtol(e->d_name + 3, &end, 10);
+		if (i >= 0 && i < HCI_MAX_INDEX && !*end)
+			in[i] = true;
+	}
+	closedir(d);
+}
+
+/* a raw controller, its /dev/vhci in *FD: its index, or -errno */
+static int vhci_controller(int *fd)
+{
+	const unsigned char create[2] = { HCI_VENDOR_PKT, VHCI_RAW };
+	bool before[HCI_MAX_INDEX], after[HCI_MAX_INDEX];
+
+	hci_indices(before);
+	*fd = open("/dev/vhci", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0 || write(*fd, create, sizeof(create)) != sizeof(create))
+		return neg_errno();
+	hci_indices(after);
+	for (int i = 0; i < HCI_MAX_INDEX; i++)
+		if (after[i] && !before[i])
+			return i;
+	return -ENODEV;
+}
+
+/*
+ * vhci-event: /dev/vhci of a raw controller (fd) bound to an HCI user
+ * channel (aux[0]); readable when a command is sent to the controller.
+ * The channel cannot be bound while the kernel still opens the
+ * controller (EBUSY): retried.
+ */
+int vhci_event_open(struct fixture *f)
+{
+	struct sockaddr_hci a = { .hci_family = AF_BLUETOOTH, .hci_channel = HCI_CHANNEL_USER };
+	int i = vhci_controller(&f->fd), tries = 0;
+
+	if (i < 0)
+		return i;
+	a.hci_dev = (unsigned short)i;
+	f->aux[0] = socket(AF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC, BTPROTO_HCI);
+	if (f->aux[0] < 0)
+		return neg_errno();
+	while (bind(f->aux[0], (struct sockaddr *)&a, sizeof(a)))
+		if (errno != EBUSY || ++tries > 500)
+			return neg_errno();
+		else
+			usleep(10000);
+	/* the answer to the controller's creation */
+	return drain_fd(f->fd);
+}
+
+/* an HCI_Reset command (HCI_COMMAND_PKT, opcode 0x0c03, no parameters) */
+int vhci_event_trigger(struct fixture *f)
+{
+	static const unsigned char reset[4] = { 0x01, 0x03, 0x0c, 0x00 };
+
+	return write(f->aux[0], reset, sizeof(reset)) == sizeof(reset) ? 0 : neg_errno();
+}
+
+/* rfkill-event: /dev/rfkill, read up to date: readable on the next event */
+int rfkill_event_open(struct fixture *f)
+{
+	int r = open_rw(f, "/dev/rfkill");
+
+	return r ? r : drain_fd(f->fd);
+}
+
+/* a controller made and closed: its rfkill switch added and removed */
+int rfkill_event_trigger(struct fixture *f)
+{
+	int fd, r = vhci_controller(&fd);
+
+	(void)f;
+	if (fd >= 0)
+		close(fd);
+	return r < 0 ? r : 0;
 }
 
 /*

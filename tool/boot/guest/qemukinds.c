@@ -33,7 +33,10 @@
  *  - usbfs-unplugged, virtio-console-unplugged: the same files, and the
  *    PCI device under them (the xHCI controller, the virtio-serial
  *    device) unbound from its driver while they are polled: the file
- *    reports a hang-up.  The close binds the device again.
+ *    reports a hang-up.  The close binds the device again;
+ *  - ppdev: /dev/parport0 on the machine's parallel port (parport_pc),
+ *    readable once the port interrupted: writing its control register
+ *    makes qemu's port interrupt, PPCLRIRQ drains.
  *
  * kinds.c lists them in its table.
  */
@@ -50,6 +53,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/ipmi.h>
+#include <linux/ppdev.h>
 #include <linux/usbdevice_fs.h>
 #include <linux/watchdog.h>
 
@@ -341,4 +345,47 @@ int virtio_console_unplugged_open(struct fixture *f)
 	if ((r = pci_device_of(dir)))
 		return r;
 	return virtio_console_open(f);
+}
+
+/*
+ * ---- ppdev: /dev/parport0 on the machine's parallel port ----
+ * Readable once the port interrupted: the functional boots give
+ * parport_pc the port's interrupt line (parport=0x378,7), ppdev enables
+ * it when the port is claimed.  qemu's port raises it when the control
+ * register is written with INIT and SELECT set, STROBE clear and the
+ * interrupt enabled; PPCLRIRQ takes the count of interrupts, and with
+ * it the readiness, away.  Without an interrupt line (the benchmark's
+ * boots) nothing would ever wake the file: ENXIO.
+ */
+#define PARPORT_CONTROL_INIT	0x04
+#define PARPORT_CONTROL_SELECT	0x08
+
+int ppdev_open(struct fixture *f)
+{
+	char irq[16];
+	int count;
+
+	if (!read_text("/proc/sys/dev/parport/parport0/irq", irq, sizeof(irq)) && strtol(irq, NULL, 10) < 0)
+		return -ENXIO;
+	f->fd = open("/dev/parport0", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0 || ioctl(f->fd, PPCLAIM) || ioctl(f->fd, PPCLRIRQ, &count))
+		return neg_errno();
+	return 0;
+}
+
+int ppdev_trigger(struct fixture *f)
+{
+	unsigned char was, ctl = PARPORT_CONTROL_INIT | PARPORT_CONTROL_SELECT;
+
+	/* the control register read first: the port is the fixture's */
+	if (ioctl(f->fd, PPRCONTROL, &was) || ioctl(f->fd, PPWCONTROL, &ctl))
+		return neg_errno();
+	return 0;
+}
+
+int ppdev_drain(struct fixture *f)
+{
+	int count;
+
+	return ioctl(f->fd, PPCLRIRQ, &count) ? neg_errno() : 0;
 }

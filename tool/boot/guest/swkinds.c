@@ -21,6 +21,13 @@
  *   userio, serio_raw
  *               a serio port made through /dev/userio, bound to serio_raw
  *               through its drvctl: what one writes the other reads;
+ *   serio_raw-unplugged
+ *               the same port closed under serio_raw's open file;
+ *   cec, cec-unplugged
+ *               /dev/cecN of pulse8-cec on a pseudo-terminal (serport),
+ *               the adapter's firmware played by a helper process: an
+ *               event when the physical address changes; the helper
+ *               killed under the open file;
  *   hid-debug   the debugfs "events" file of a uhid-made HID device;
  *   mcelog      /dev/mcelog, readable once a corrected error injected
  *               through it (mce-inject) is logged;
@@ -43,6 +50,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -56,6 +64,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <asm/mce.h>
+#include <linux/cec.h>
 #include <linux/lirc.h>
 #include <linux/pps.h>
 #include <linux/userio.h>
@@ -84,6 +93,18 @@ void sw_close(struct fixture *f)
 	}
 	f->pid = 0;
 	close_all(f);
+}
+
+/*
+ * The fixture's helper process (f->pid), which plays the device's other
+ * end or holds what the file is open on; sw_close() kills it.  As fork():
+ * 0 in the helper.
+ */
+static pid_t helper_fork(struct fixture *f)
+{
+	fflush(stdout);
+	f->pid = fork();
+	return f->pid;
 }
 
 /* is FD ready for EV within MS milliseconds? */
@@ -312,9 +333,7 @@ static int tpm_dev_open(struct fixture *f, const char *fmt)
 
 	if (r)
 		return r;
-	fflush(stdout);
-	f->pid = fork();
-	if (f->pid < 0)
+	if (helper_fork(f) < 0)
 		return neg_errno();
 	if (f->pid == 0) {
 		while (tpm_serve_one(f->aux[0], 1000) >= 0)
@@ -513,6 +532,19 @@ int qrtr_tun_trigger(struct fixture *f)
 	return write(f->fd, &p, sizeof(p)) == sizeof(p) ? 0 : neg_errno();
 }
 
+/* /dev/<name> of the entry PREFIX<n> of sysfs directory DIR, opened */
+static int open_child_node(const char *dir, const char *prefix)
+{
+	char name[64], path[160];
+	int fd, r = find_entry(dir, prefix, "dev", any_text, NULL, name, sizeof(name));
+
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	fd = open_node(path, O_RDWR | O_NONBLOCK);
+	return fd < 0 ? neg_errno() : fd;
+}
+
 /*
  * ---- a serio port through /dev/userio, bound to serio_raw ----
  * The port is an 8042 in XLATE mode: atkbd tries it first (and fails,
@@ -532,7 +564,7 @@ static bool no_description(const char *text, const void *arg)
 static int userio_port(int *uio, int *raw)
 {
 	struct userio_cmd c[2] = { { USERIO_CMD_SET_PORT_TYPE, SERIO_8042_XL_TYPE }, { USERIO_CMD_REGISTER, 0 } };
-	char port[64], dir[160], node[64], path[160];
+	char port[64], dir[160], path[160];
 	int fd, r;
 
 	*uio = open("/dev/userio", O_RDWR | O_NONBLOCK | O_CLOEXEC);
@@ -553,13 +585,9 @@ static int userio_port(int *uio, int *raw)
 	if (r)
 		return r;
 	snprintf(dir, sizeof(dir), "/sys/bus/serio/devices/%s/misc", port);
-	r = find_entry(dir, "serio_raw", "dev", any_text, NULL, node, sizeof(node));
-	if (r)
-		return r;
-	snprintf(path, sizeof(path), "/dev/%s", node);
-	*raw = open_node(path, O_RDWR | O_NONBLOCK);
+	*raw = open_child_node(dir, "serio_raw");
 	if (*raw < 0)
-		return neg_errno();
+		return *raw;
 	/* what atkbd sent while it tried the port */
 	r = drain_fd(*uio);
 	return r ? r : drain_fd(*raw);
@@ -587,6 +615,158 @@ int serio_raw_trigger(struct fixture *f)
 	struct userio_cmd c = { USERIO_CMD_SEND_INTERRUPT, 0xfa };
 
 	return write(f->aux[0], &c, sizeof(c)) == sizeof(c) ? 0 : neg_errno();
+}
+
+/*
+ * ---- serio_raw-unplugged: the userio port closed under serio_raw ----
+ * The port's /dev/userio is held by a helper process alone: killing it
+ * closes the port, serio_raw's device goes away under the open file and
+ * reports a hang-up.  fd: /dev/serio_rawN; pid: the helper.
+ */
+int serio_raw_unplugged_open(struct fixture *f)
+{
+	int r = userio_port(&f->aux[0], &f->fd);
+
+	if (r)
+		return r;
+	if (helper_fork(f) < 0)
+		return neg_errno();
+	if (f->pid == 0)
+		for (;;)
+			pause();
+	close(f->aux[0]);
+	f->aux[0] = -1;
+	return 0;
+}
+
+/*
+ * The trigger of the kinds whose device a helper process holds (f->pid):
+ * the helper killed, and the hang-up waited for, so that the waker's
+ * exit does not race the tear-down.
+ */
+int helper_unplug(struct fixture *f)
+{
+	if (kill(f->pid, SIGKILL))
+		return neg_errno();
+	for (int t = 0; t < WAIT_MS / 10; t++) {
+		if (ready_fd(f->fd, POLLHUP))
+			return 0;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * ---- cec: a Pulse-Eight USB-CEC adapter on a pseudo-terminal ----
+ * pulse8-cec is a serio driver: serport (the N_MOUSE line discipline)
+ * makes a serio port of a tty, SPIOCSTYPE gives it the adapter's type.
+ * The adapter's end of the line is a pty whose master a thread of a
+ * helper process plays the firmware on: every command (MSGSTART code
+ * ... MSGEND) is accepted, the firmware version asked is 1.  The helper
+ * holds the line: the kernel's end reads until the port goes away.
+ * /dev/cecN has an event (POLLPRI) when the adapter's state changes: the
+ * trigger sets a physical address, or takes it away.  cec-unplugged
+ * kills the helper: the line hangs up, the adapter is unregistered under
+ * the open file, which reports a hang-up.  fd: /dev/cecN; pid: the helper.
+ */
+#define P8_START		0xff
+#define P8_END			0xfe
+#define P8_FIRMWARE_VERSION	0x15
+#define SERIO_PULSE8_CEC	0x40
+#define SPIOCSTYPE		_IOW('q', 0x01, unsigned long)
+#define N_MOUSE			2
+
+static void *p8_firmware(void *arg)
+{
+	static const unsigned char accepted[] = { P8_START, 0x08, P8_END };
+	static const unsigned char version[] = { P8_START, P8_FIRMWARE_VERSION, 0x00, 0x01, P8_END };
+	int fd = (int)(intptr_t)arg, code = -1;
+	unsigned char buf[256];
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(n != 0);
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] == P8_START) {
+				code = 0x100;	/* the code comes next */
+				continue;
+			}
+			if (buf[i] == P8_END && code >= 0 && code != 0x100) {
+				bool v = code == P8_FIRMWARE_VERSION;
+				size_t len = v ? sizeof(version) : sizeof(accepted);
+
+				if (write(fd, v ? version : accepted, len) != (ssize_t)len)
+					_exit(1);
+				code = -1;
+				continue;
+			}
+			if (code == 0x100)
+				code = buf[i];
+		}
+	}
+}
+
+static bool pulse8_port(const char *text, const void *arg)
+{
+	(void)arg;
+	return !strcmp(text, "Serial port\n");
+}
+
+int cec_open(struct fixture *f)
+{
+	char port[64], dir[160];
+	int r = pty_open(f);
+
+	if (r)
+		return r;
+	if (helper_fork(f) < 0)
+		return neg_errno();
+	if (f->pid == 0) {
+		int ldisc = N_MOUSE, line = f->fd;
+		unsigned long type = SERIO_PULSE8_CEC;
+		pthread_t firmware;
+		char c;
+
+		if (ioctl(line, TIOCSETD, &ldisc) || ioctl(line, SPIOCSTYPE, &type) ||
+		    pthread_create(&firmware, NULL, p8_firmware, (void *)(intptr_t)f->aux[0]))
+			_exit(1);
+		(void)!read(line, &c, 1);
+		_exit(0);
+	}
+	close_all(f);
+	r = find_entry("/sys/bus/serio/devices", "serio", "description", pulse8_port, NULL, port, sizeof(port));
+	if (r)
+		return r;
+	snprintf(dir, sizeof(dir), "/sys/bus/serio/devices/%s", port);
+	f->fd = open_child_node(dir, "cec");
+	if (f->fd < 0)
+		return f->fd;
+	/* the events of the adapter's registration */
+	return cec_drain(f);
+}
+
+int cec_trigger(struct fixture *f)
+{
+	uint16_t pa;
+
+	if (ioctl(f->fd, CEC_ADAP_G_PHYS_ADDR, &pa))
+		return neg_errno();
+	pa = pa == CEC_PHYS_ADDR_INVALID ? 0x1000 : CEC_PHYS_ADDR_INVALID;
+	return ioctl(f->fd, CEC_ADAP_S_PHYS_ADDR, &pa) ? neg_errno() : 0;
+}
+
+int cec_drain(struct fixture *f)
+{
+	struct cec_event ev;
+
+	for (int i = 0; i < 64; i++)
+		if (ioctl(f->fd, CEC_DQEVENT, &ev))
+			return errno == EAGAIN ? 0 : neg_errno();
+	return -EIO;
 }
 
 /*
