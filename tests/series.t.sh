@@ -108,6 +108,39 @@ check "no out2.tmp-PID left behind" $r "$(ls -d "$T"/out2.tmp-* 2>/dev/null)"
 diff -r "$T/out" "$T/out2" >"$T/determinism.diff" 2>&1 && r=ok || r=bad
 check "same input, byte-identical output" $r "$(head -20 "$T/determinism.diff")"
 
+# 2b. run again, the facts of every file it looks into, the files that
+# name a function and the conversions come from the cache (the cfacts,
+# refs and applied parts): no spatch, no git grep, the same output
+mkdir -p "$T/shim"
+printf '#!/bin/sh\necho "$*" >>"%s/spatch-calls"\nexec %s "$@"\n' "$T" "$(command -v spatch)" >"$T/shim/spatch"
+printf '#!/bin/sh\n[ "$1" = grep ] && echo "$*" >>"%s/grep-calls"\nexec %s "$@"\n' "$T" "$(command -v git)" >"$T/shim/git"
+chmod +x "$T/shim/spatch" "$T/shim/git"
+# (the memo of the conversions is keyed by the spatch found first in PATH:
+# the shim's, which the first of the two runs remembers)
+PATH="$T/shim:$PATH" "$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out3" "$FIX" 2>"$T/series3.err"
+rm -rf "$T/out3" "$T/spatch-calls" "$T/grep-calls"
+PATH="$T/shim:$PATH" "$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out3" "$FIX" 2>"$T/series3.err"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/spatch-calls" ] && [ ! -s "$T/grep-calls" ] &&
+	diff -r "$T/out" "$T/out3" >"$T/determinism3.diff" 2>&1 && r=ok || r=bad
+check "a second series runs no spatch (cfacts, applied) and no git grep (refs), byte-identical output" $r \
+	"exit $rc: $(cat "$T/series3.err" "$T/spatch-calls" "$T/grep-calls" "$T/determinism3.diff" 2>/dev/null | head -20)"
+# a changed rule is a new key: the conversions run spatch again
+# (polltax finds its cocci/ above its own directory: a copy beside a changed rule)
+mkdir -p "$T/alt/build"
+for f in "$TOP"/*; do [ "${f##*/}" = cocci ] || ln -s "$f" "$T/alt/${f##*/}"; done
+cp -r "$TOP/cocci" "$T/alt/cocci"
+cp "$POLLTAX" "$T/alt/build/polltax"
+echo '// changed' >>"$T/alt/cocci/poll_mask.cocci"
+rm -f "$T/spatch-calls"
+PATH="$T/shim:$PATH" "$T/alt/build/polltax" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out4" "$FIX" 2>"$T/series4.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q 'poll_mask.cocci' "$T/spatch-calls" && diff -r "$T/out" "$T/out4" >/dev/null 2>&1 && r=ok || r=bad
+check "a changed conversion rule: the conversions run again (same output for a comment)" $r \
+	"exit $rc: $(cat "$T/series4.err" "$T/spatch-calls" 2>/dev/null | head -10)"
+rm -rf "$T/out4" "$T/alt"
+rm -rf "$T/out3"
+
 # 3. verify (relative paths too)
 (cd "$T" && "$POLLTAX" verify -q -o verify.md out "$(rel "$FIX")") >"$T/verify.out" 2>"$T/verify.err"
 rc=$?

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 static void split_tabs(const char *line, struct strvec *out)
 {
@@ -188,6 +189,57 @@ static void sort_facts(json_t *f)
 	sort_array(json_object_get(f, "fcalls"));
 }
 
+/*
+ * The facts of a file on disk, in the cache part "cfacts": keyed by the
+ * semantic patch's text, the file's path in the tree and its contents, so
+ * that a second series of the same tree runs no spatch for it.
+ */
+static char *disk_key(const char *root, const char *rel, const char *sp)
+{
+	static char *sp_text;
+	static size_t sp_len;
+	char *p = path_join(root, rel), *text = NULL, *key = NULL;
+	size_t len = 0;
+	XXH64_state_t *h;
+
+	if (!sp_text && read_file(sp, &sp_text, &sp_len) < 0)
+		sp_text = NULL;
+	if (sp_text && read_file(p, &text, &len) == 0) {
+		h = XXH64_createState();
+		XXH64_reset(h, 0);
+		XXH64_update(h, "cfacts 1", 9);
+		XXH64_update(h, sp_text, sp_len);
+		XXH64_update(h, rel, strlen(rel) + 1);
+		XXH64_update(h, text, len);
+		key = xasprintf("%s/cfacts/%016llx.json", cache_root(), (unsigned long long)XXH64_digest(h));
+		XXH64_freeState(h);
+	}
+	free(text);
+	free(p);
+	return key;
+}
+
+static json_t *disk_load(const char *key)
+{
+	json_t *f = key ? json_load_file(key, 0, NULL) : NULL;
+
+	if (f && !json_is_object(f)) {
+		json_decref(f);
+		f = NULL;
+	}
+	return f;
+}
+
+/* insertion order kept: a file's facts read back are the ones computed, key for key */
+static void disk_store(const char *key, json_t *f)
+{
+	char *text = key ? json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+
+	if (text)
+		cache_write(key, text, strlen(text));
+	free(text);
+}
+
 int cfacts_prefetch(json_t *cache, const char *root, const struct strvec *rels, const char *cocci_dir, int jobs)
 {
 	json_t *want = json_object(), *f;
@@ -199,6 +251,14 @@ int cfacts_prefetch(json_t *cache, const char *root, const struct strvec *rels, 
 
 	for (size_t i = 0; i < rels->n; i++)
 		if (!json_object_get(cache, rels->v[i]) && !json_object_get(want, rels->v[i])) {
+			char *key = disk_key(root, rels->v[i], sp);
+			json_t *known = disk_load(key);
+
+			free(key);
+			if (known) {
+				json_object_set_new(cache, rels->v[i], known);
+				continue;
+			}
 			json_object_set_new(want, rels->v[i], new_facts());
 			sb_addf(&groups, "%s\n\n", rels->v[i]);
 		}
@@ -217,8 +277,12 @@ int cfacts_prefetch(json_t *cache, const char *root, const struct strvec *rels, 
 		if (rc == 0) {
 			parse_facts(out.buf ? out.buf : "", want);
 			json_object_foreach(want, key, f) {
+				char *dk = disk_key(root, key, sp);
+
 				sort_facts(f);
 				json_object_set(cache, key, f);
+				disk_store(dk, f);
+				free(dk);
 			}
 		}
 	}
@@ -236,18 +300,27 @@ json_t *cfacts_get(json_t *cache, const char *root, const char *rel, const char 
 {
 	json_t *f = json_object_get(cache, rel), *want;
 	struct strbuf out = STRBUF_INIT;
-	char *sp = path_join(cocci_dir, "poll_facts.cocci");
+	char *sp = path_join(cocci_dir, "poll_facts.cocci"), *dk;
 	const char *argv[] = { "spatch", "--sp-file", sp, "-D", "facts", "--very-quiet", "--no-includes",
 			       "--timeout", "300", rel, NULL };
 	int rc;
 
 	if (f)
 		return f;
+	dk = disk_key(root, rel, sp);
+	f = disk_load(dk);
+	if (f) {
+		json_object_set_new(cache, rel, f);
+		free(dk);
+		free(sp);
+		return f;
+	}
 	rc = run_cmd(argv, root, &out, true);
 	free(sp);
 	if (rc != 0) {
 		*err = xasprintf("spatch failed on %s (exit %d)", rel, rc);
 		sb_release(&out);
+		free(dk);
 		return NULL;
 	}
 	want = json_object();
@@ -256,6 +329,8 @@ json_t *cfacts_get(json_t *cache, const char *root, const char *rel, const char 
 	f = json_object_get(want, rel);
 	sort_facts(f);
 	json_object_set(cache, rel, f);
+	disk_store(dk, f);
+	free(dk);
 	json_decref(want);
 	sb_release(&out);
 	return f;

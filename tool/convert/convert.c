@@ -58,11 +58,14 @@ void convert_init(struct convert *c, const char *root, const char *cocci_dir)
 	c->cocci_dir = cocci_dir;
 	c->facts = json_object();
 	c->refs = json_object();
+	c->refs_path = NULL;
+	c->refs_looked = c->refs_new = false;
 	c->review = false;
 }
 
 void convert_release(struct convert *c)
 {
+	cv_refs_detach(c);
 	json_decref(c->facts);
 	json_decref(c->refs);
 	c->facts = c->refs = NULL;

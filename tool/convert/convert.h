@@ -23,6 +23,14 @@ struct convert {
 	const char *cocci_dir;	/* poll_mask.cocci, f_poll_head.cocci */
 	json_t *facts;		/* relpath -> facts (cfacts.h) */
 	json_t *refs;		/* name -> [relpaths of .c/.h files that mention it] */
+	/*
+	 * The refs of a clean git worktree are kept on disk (the cache part
+	 * "refs", by the tree's id): refs_path, when the tree was clean at the
+	 * first question; refs_new, answers it lacked.  The first change to
+	 * the tree (convert_apply()) writes them and stops the keeping.
+	 */
+	char *refs_path;
+	bool refs_looked, refs_new;
 	bool review;		/* plan "review" implementations with a plan too ('series --review') */
 };
 

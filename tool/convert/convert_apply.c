@@ -465,10 +465,17 @@ int convert_apply(struct convert *c, json_t *plan, char **reason)
 	struct strvec files = STRVEC_INIT;
 	struct saved sv = { STRVEC_INIT, STRVEC_INIT };
 	json_t *fops_macros = json_array();
+	char *memo;
 	int rc = -1;
 
 	*reason = NULL;
+	cv_refs_detach(c);
 	convert_plan_files(plan, &files);
+	memo = memo_key(c, plan, &files);
+	rc = memo_replay(c, memo, plan, reason);
+	if (rc != 1)
+		goto done;
+	rc = -1;
 	save_files(c, &files, &sv);
 
 	if (apply_poll_side(c, plan, sp_poll, reason) < 0 || apply_sites(c, plan, sp_head, reason) < 0 ||
@@ -486,6 +493,9 @@ fail:
 	restore_files(c, &sv);
 	json_object_del(plan, "export");
 out:
+	memo_store(c, memo, plan, &files, rc, *reason);
+done:
+	free(memo);
 	json_decref(fops_macros);
 	sv_clear(&files);
 	sv_clear(&sv.names);

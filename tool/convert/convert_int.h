@@ -51,6 +51,14 @@ json_t *cv_facts_of(struct convert *c, const char *rel, char **err);
 json_t *cv_refs_of(struct convert *c, const char *name);
 /* Which files mention each of NAMES, in one grep over the tree: cv_refs_of() then answers from the cache. */
 void cv_refs_prefetch(struct convert *c, const struct strvec *names);
+/* The tree is about to change: the refs of the clean tree written to the cache, no more kept. */
+void cv_refs_detach(struct convert *c);
+
+/* convert_memo.c: convert_apply()'s results, in the cache part "applied" */
+char *memo_key(struct convert *c, json_t *plan, const struct strvec *files);
+int memo_replay(struct convert *c, const char *key, json_t *plan, char **reason);
+void memo_store(struct convert *c, const char *key, json_t *plan, const struct strvec *files, int rc,
+		const char *reason);
 /* The text of file REL, or NULL. */
 char *cv_read_rel(struct convert *c, const char *rel);
 

@@ -3,24 +3,80 @@
  * convert_tree.c - what the convert stage reads of the tree: a file's
  * text, its facts (cocci/poll_facts.cocci through cfacts.c), and which
  * files mention a name (git grep, or grep outside a clone), cached in
- * struct convert.  See convert_int.h.
+ * struct convert, and for a clean git worktree on disk too.  See convert_int.h.
  */
 #include "convert_int.h"
 #include "cfacts.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include "lib/strutil.h"
+
+/*
+ * At the first question: when the tree is a git worktree with nothing
+ * changed, the answers known for its tree id are read from the cache
+ * ($CACHE/refs/<tree>.json).  git grep reads the tracked files of the
+ * worktree, which then are the tree's.
+ */
+static void refs_load(struct convert *c)
+{
+	struct strbuf out = STRBUF_INIT;
+	/* no optional locks: the status of a user's clone never rewrites its index */
+	const char *status[] = { "git", "--no-optional-locks", "status", "--porcelain", "--untracked-files=no", NULL };
+	const char *tree[] = { "git", "rev-parse", "HEAD^{tree}", NULL };
+	char *gitdir = path_join(c->root, ".git"), *id;
+	json_t *known;
+
+	if (c->refs_looked)
+		goto out;
+	c->refs_looked = true;
+	if (!(is_dir(gitdir) || is_file(gitdir)) || run_cmd(status, c->root, &out, true) != 0 || out.len)
+		goto out;
+	sb_release(&out);
+	if (run_cmd(tree, c->root, &out, true) != 0)
+		goto out;
+	id = sb_detach_trimmed(&out);
+	c->refs_path = xasprintf("%s/refs/%s.json", cache_root(), id);
+	free(id);
+	known = json_load_file(c->refs_path, 0, NULL);
+	if (json_is_object(known))
+		json_object_update_missing(c->refs, known);
+	json_decref(known);
+out:
+	sb_release(&out);
+	free(gitdir);
+}
+
+void cv_refs_detach(struct convert *c)
+{
+	char *text;
+
+	c->refs_looked = true;
+	if (!c->refs_path)
+		return;
+	if (c->refs_new && (text = json_dumps(c->refs, JSON_COMPACT | JSON_SORT_KEYS))) {
+		cache_write(c->refs_path, text, strlen(text));
+		free(text);
+	}
+	free(c->refs_path);
+	c->refs_path = NULL;
+	c->refs_new = false;
+}
 
 /* .c and .h files of the tree that mention NAME (as a word), cached. */
 json_t *cv_refs_of(struct convert *c, const char *name)
 {
-	json_t *r = json_object_get(c->refs, name);
+	json_t *r;
 	struct strbuf out = STRBUF_INIT;
-	char *gitdir = path_join(c->root, ".git");
+	char *gitdir;
 	int rc;
 
+	refs_load(c);
+	r = json_object_get(c->refs, name);
 	if (r)
 		return r;
+	c->refs_new = true;
+	gitdir = path_join(c->root, ".git");
 	if (is_dir(gitdir) || is_file(gitdir)) {
 		const char *argv[] = { "git", "grep", "-l", "-w", "-F", "-e", name, "--", "*.c", "*.h", NULL };
 
@@ -65,6 +121,13 @@ void cv_refs_prefetch(struct convert *c, const struct strvec *names)
 	const char *k;
 	int rc;
 
+	refs_load(c);
+	for (size_t i = 0; i < names->n; i++)
+		if (!json_object_get(c->refs, names->v[i]))
+			break;
+		else if (i + 1 == names->n)
+			goto out;	/* all known */
+	c->refs_new = true;
 	if (git) {
 		sv_push(&argv, "git");
 		sv_push(&argv, "grep");
@@ -119,6 +182,7 @@ void cv_refs_prefetch(struct convert *c, const struct strvec *names)
 			json_object_set_new(c->refs, k, arr);
 		}
 	}
+out:
 	json_decref(found);
 	sb_release(&out);
 	sv_clear(&argv);

@@ -4,6 +4,8 @@
  */
 #include "strutil.h"
 
+#include <ctype.h>
+
 #include <string.h>
 
 void shell_split(const char *s, struct strvec *out)
@@ -91,4 +93,28 @@ void c_blank_text(char *t)
 				break;
 		}
 	}
+}
+
+char *git_stripspace(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool empty_run = false;
+
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n"), len = n;
+
+		while (len && isspace((unsigned char)p[len - 1]))
+			len--;
+		if (!len) {
+			empty_run = sb.len > 0;
+		} else {
+			if (empty_run)
+				sb_addc(&sb, '\n');
+			sb_add(&sb, p, len);
+			sb_addc(&sb, '\n');
+			empty_run = false;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return sb_detach(&sb);
 }

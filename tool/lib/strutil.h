@@ -16,6 +16,14 @@ char *trim_dup(const char *s);
 /* SB's text trimmed as trim_dup() does (a command's output without its newline); SB is emptied. */
 char *sb_detach_trimmed(struct strbuf *sb);
 
+/*
+ * TEXT as "git commit -F" stores a message it does not edit (its
+ * "whitespace" clean-up): trailing blanks of each line removed, leading
+ * and trailing empty lines dropped, runs of empty lines made one, a
+ * newline at the end.  Allocated.
+ */
+char *git_stripspace(const char *text);
+
 /* Blank C comments, string and character literals in T in place (spaces; newlines kept). */
 void c_blank_text(char *t);
 

@@ -375,12 +375,65 @@ static void push_head(struct series_run *r, char **commit)
 		free(c);
 }
 
+/*
+ * Commit FILES of the scratch tree with message MSG on top of HEAD, its
+ * id in *COMMIT and r->commits.  By git's plumbing (update-index,
+ * write-tree, commit-tree, update-ref): what "git add -f; git commit -F"
+ * makes, the message cleaned up as that commit does (git_stripspace()),
+ * at half the cost per commit.  An empty change is an error, as there.
+ */
+static void commit_files(struct series_run *r, const struct strvec *files, const char *msg, const char *section,
+			 char **commit)
+{
+	const struct series_opts *o = r->o;
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *tree, *parent, *parent_tree, *text, *msgfile, *c;
+	int rc;
+
+	sv_push(&argv, "git");
+	sv_push(&argv, "update-index");
+	sv_push(&argv, "--add");
+	sv_push(&argv, "--");
+	for (size_t i = 0; i < files->n; i++)
+		sv_push(&argv, files->v[i]);
+	if (run_cmd((const char *const *)argv.v, r->s.work, NULL, o->quiet) != 0 ||
+	    scratch_git(&r->s, &out, o->quiet, "write-tree", NULL) != 0)
+		die("cannot commit the conversions of %s in '%s'", section, r->s.work);
+	tree = sb_detach_trimmed(&out);
+	if (scratch_git(&r->s, &out, o->quiet, "rev-parse", "HEAD", "HEAD^{tree}", NULL) != 0)
+		die("cannot commit the conversions of %s in '%s'", section, r->s.work);
+	parent = sb_detach_trimmed(&out);
+	parent_tree = strchr(parent, '\n');
+	if (!parent_tree)
+		die("cannot commit the conversions of %s in '%s'", section, r->s.work);
+	*parent_tree++ = '\0';
+	if (!strcmp(tree, parent_tree))
+		die("cannot commit the conversions of %s in '%s': they change nothing", section, r->s.work);
+	text = git_stripspace(msg);
+	msgfile = xasprintf("%s/.git-msg-%d", r->s.dir, (int)getpid());
+	if (write_file_atomic(msgfile, text, strlen(text)) < 0)
+		die("cannot write '%s'", msgfile);
+	rc = scratch_git(&r->s, &out, o->quiet, "commit-tree", tree, "-p", parent, "-F", msgfile, NULL);
+	unlink(msgfile);
+	c = sb_detach_trimmed(&out);
+	if (rc != 0 || scratch_git(&r->s, NULL, o->quiet, "update-ref", "HEAD", c, parent, NULL) != 0)
+		die("cannot commit the conversions of %s in '%s'", section, r->s.work);
+	json_array_append_new(r->commits, json_string(c));
+	*commit = c;
+	free(msgfile);
+	free(text);
+	free(parent);
+	free(tree);
+	sv_clear(&argv);
+}
+
 /* Apply the plans of G and commit them. */
 static void commit_group(struct series_run *r, struct series_group *g)
 {
 	const struct series_opts *o = r->o;
-	struct strvec files = STRVEC_INIT, argvv = STRVEC_INIT, pollfiles = STRVEC_INIT;
-	char *prefix, *msg, *msgfile;
+	struct strvec files = STRVEC_INIT, pollfiles = STRVEC_INIT;
+	char *prefix, *msg;
 	json_t *x;
 	size_t i;
 
@@ -413,25 +466,10 @@ static void commit_group(struct series_run *r, struct series_group *g)
 	prefix = maint_prefix(&r->m, &pollfiles);
 	sv_clear(&pollfiles);
 	msg = series_commit_message(prefix, g->section, g->done, r->signoff);
-	msgfile = xasprintf("%s/.git-msg-%d", r->s.dir, (int)getpid());
-	if (write_file_atomic(msgfile, msg, strlen(msg)) < 0)
-		die("cannot write '%s'", msgfile);
-	sv_push(&argvv, "git");
-	sv_push(&argvv, "add");
-	sv_push(&argvv, "-f");	/* tracked files, whatever the tree's .gitignore says */
-	sv_push(&argvv, "--");
-	for (i = 0; i < files.n; i++)
-		sv_push(&argvv, files.v[i]);
-	if (run_cmd((const char *const *)argvv.v, r->s.work, NULL, o->quiet) != 0 ||
-	    scratch_git(&r->s, NULL, o->quiet, "commit", "-q", "--no-verify", "-F", msgfile, NULL) != 0)
-		die("cannot commit the conversions of %s in '%s'", g->section, r->s.work);
-	unlink(msgfile);
-	push_head(r, &g->commit);
-	free(msgfile);
+	commit_files(r, &files, msg, g->section, &g->commit);
 	free(msg);
 	free(prefix);
 	sv_clear(&files);
-	sv_clear(&argvv);
 }
 
 /* The scratch tree at the base, with get_maintainer.pl, and the infrastructure patch applied. */
