@@ -242,7 +242,7 @@ static void disk_store(const char *key, json_t *f)
 
 int cfacts_prefetch(json_t *cache, const char *root, const struct strvec *rels, const char *cocci_dir, int jobs)
 {
-	json_t *want = json_object(), *f;
+	json_t *want = json_object(), *keys = json_object(), *f;
 	struct strbuf groups = STRBUF_INIT, out = STRBUF_INIT;
 	char *sp = path_join(cocci_dir, "poll_facts.cocci"), *gfile = NULL;
 	char *js = xasprintf("%d", jobs > 0 ? jobs : 1), *tmpd = xasprintf("%s/tmp", cache_root());
@@ -251,16 +251,19 @@ int cfacts_prefetch(json_t *cache, const char *root, const struct strvec *rels, 
 
 	for (size_t i = 0; i < rels->n; i++)
 		if (!json_object_get(cache, rels->v[i]) && !json_object_get(want, rels->v[i])) {
-			char *key = disk_key(root, rels->v[i], sp);
-			json_t *known = disk_load(key);
+			char *dk = disk_key(root, rels->v[i], sp);
+			json_t *known = disk_load(dk);
 
-			free(key);
 			if (known) {
 				json_object_set_new(cache, rels->v[i], known);
-				continue;
+			} else {
+				json_object_set_new(want, rels->v[i], new_facts());
+				/* where spatch's answer is kept: the file is read and hashed once */
+				if (dk)
+					json_object_set_new(keys, rels->v[i], json_string(dk));
+				sb_addf(&groups, "%s\n\n", rels->v[i]);
 			}
-			json_object_set_new(want, rels->v[i], new_facts());
-			sb_addf(&groups, "%s\n\n", rels->v[i]);
+			free(dk);
 		}
 	if (json_object_size(want)) {
 		gfile = xasprintf("%s/facts-groups.%d", tmpd, (int)getpid());
@@ -277,16 +280,14 @@ int cfacts_prefetch(json_t *cache, const char *root, const struct strvec *rels, 
 		if (rc == 0) {
 			parse_facts(out.buf ? out.buf : "", want);
 			json_object_foreach(want, key, f) {
-				char *dk = disk_key(root, key, sp);
-
 				sort_facts(f);
 				json_object_set(cache, key, f);
-				disk_store(dk, f);
-				free(dk);
+				disk_store(json_string_value(json_object_get(keys, key)), f);
 			}
 		}
 	}
 	json_decref(want);
+	json_decref(keys);
 	sb_release(&groups);
 	sb_release(&out);
 	free(gfile);

@@ -4,7 +4,8 @@
  * "applied" holds, per conversion, the files it wrote (or the reason it
  * refused) and the plan as it left it, keyed by everything the result
  * depends on: polltax itself, spatch (its path, size and time), the two
- * rules, the plan and the text of every file the plan reads or writes.
+ * rules (these three hashed once per run), the plan and the text of every
+ * file the plan reads or writes.
  * A series run again on the same tree replays them and runs no spatch.
  */
 #define _GNU_SOURCE
@@ -29,23 +30,33 @@ static void hash_file(XXH64_state_t *h, const char *path)
 	free(text);
 }
 
-/* the program, and the spatch found in PATH: hashed once */
-static unsigned long long tools_hash(void)
+/*
+ * The program, the spatch found in PATH and the two rules of COCCI_DIR:
+ * hashed once (a run has one of each), not for every conversion
+ */
+static unsigned long long tools_hash(const char *cocci_dir)
 {
 	static unsigned long long done;
 	XXH64_state_t *h;
 	const char *path = getenv("PATH");
+	char *p;
 
 	if (done)
 		return done;
 	h = XXH64_createState();
 	XXH64_reset(h, 0);
 	hash_file(h, "/proc/self/exe");
+	p = path_join(cocci_dir, "poll_mask.cocci");
+	hash_file(h, p);
+	free(p);
+	p = path_join(cocci_dir, "f_poll_head.cocci");
+	hash_file(h, p);
+	free(p);
 	while (path && *path) {
 		size_t n = strcspn(path, ":");
-		char *p = xasprintf("%.*s/spatch", (int)n, path);
 		struct stat st;
 
+		p = xasprintf("%.*s/spatch", (int)n, path);
 		if (n && stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
 			char *id = xasprintf("%s %lld %lld", p, (long long)st.st_size, (long long)st.st_mtime);
 
@@ -65,7 +76,7 @@ static unsigned long long tools_hash(void)
 char *memo_key(struct convert *c, json_t *plan, const struct strvec *files)
 {
 	char *dump = json_dumps(plan, JSON_COMPACT | JSON_SORT_KEYS), *p, *key;
-	unsigned long long t = tools_hash();
+	unsigned long long t = tools_hash(c->cocci_dir);
 	XXH64_state_t *h;
 
 	if (!dump)
@@ -74,12 +85,6 @@ char *memo_key(struct convert *c, json_t *plan, const struct strvec *files)
 	XXH64_reset(h, 0);
 	XXH64_update(h, "applied 1", 10);
 	XXH64_update(h, &t, sizeof(t));
-	p = path_join(c->cocci_dir, "poll_mask.cocci");
-	hash_file(h, p);
-	free(p);
-	p = path_join(c->cocci_dir, "f_poll_head.cocci");
-	hash_file(h, p);
-	free(p);
 	XXH64_update(h, dump, strlen(dump) + 1);
 	for (size_t i = 0; i < files->n; i++) {
 		XXH64_update(h, files->v[i], strlen(files->v[i]) + 1);

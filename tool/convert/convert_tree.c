@@ -12,6 +12,16 @@
 #include <string.h>
 #include "lib/strutil.h"
 
+/* Is ROOT a git clone or worktree (.git a directory or a file)? */
+static bool git_tree(const char *root)
+{
+	char *gitdir = path_join(root, ".git");
+	bool git = is_dir(gitdir) || is_file(gitdir);
+
+	free(gitdir);
+	return git;
+}
+
 /*
  * At the first question: when the tree is a git worktree with nothing
  * changed, the answers known for its tree id are read from the cache
@@ -24,13 +34,13 @@ static void refs_load(struct convert *c)
 	/* no optional locks: the status of a user's clone never rewrites its index */
 	const char *status[] = { "git", "--no-optional-locks", "status", "--porcelain", "--untracked-files=no", NULL };
 	const char *tree[] = { "git", "rev-parse", "HEAD^{tree}", NULL };
-	char *gitdir = path_join(c->root, ".git"), *id;
+	char *id;
 	json_t *known;
 
 	if (c->refs_looked)
 		goto out;
 	c->refs_looked = true;
-	if (!(is_dir(gitdir) || is_file(gitdir)) || run_cmd(status, c->root, &out, true) != 0 || out.len)
+	if (!git_tree(c->root) || run_cmd(status, c->root, &out, true) != 0 || out.len)
 		goto out;
 	sb_release(&out);
 	if (run_cmd(tree, c->root, &out, true) != 0)
@@ -44,7 +54,6 @@ static void refs_load(struct convert *c)
 	json_decref(known);
 out:
 	sb_release(&out);
-	free(gitdir);
 }
 
 void cv_refs_detach(struct convert *c)
@@ -68,7 +77,6 @@ json_t *cv_refs_of(struct convert *c, const char *name)
 {
 	json_t *r;
 	struct strbuf out = STRBUF_INIT;
-	char *gitdir;
 	int rc;
 
 	refs_load(c);
@@ -76,8 +84,7 @@ json_t *cv_refs_of(struct convert *c, const char *name)
 	if (r)
 		return r;
 	c->refs_new = true;
-	gitdir = path_join(c->root, ".git");
-	if (is_dir(gitdir) || is_file(gitdir)) {
+	if (git_tree(c->root)) {
 		const char *argv[] = { "git", "grep", "-l", "-w", "-F", "-e", name, "--", "*.c", "*.h", NULL };
 
 		rc = run_cmd(argv, c->root, &out, true);
@@ -87,7 +94,6 @@ json_t *cv_refs_of(struct convert *c, const char *name)
 
 		rc = run_cmd(argv, c->root, &out, true);
 	}
-	free(gitdir);
 	r = json_array();
 	if (rc == 0 || rc == 1) {
 		struct strvec files = STRVEC_INIT;
@@ -115,8 +121,7 @@ void cv_refs_prefetch(struct convert *c, const struct strvec *names)
 {
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
-	char *gitdir = path_join(c->root, ".git");
-	bool git = is_dir(gitdir) || is_file(gitdir);
+	bool git = git_tree(c->root);
 	json_t *found = json_object(), *v;
 	const char *k;
 	int rc;
@@ -186,7 +191,6 @@ out:
 	json_decref(found);
 	sb_release(&out);
 	sv_clear(&argv);
-	free(gitdir);
 }
 
 char *cv_read_rel(struct convert *c, const char *rel)

@@ -5,7 +5,6 @@
 #include "strutil.h"
 
 #include <ctype.h>
-
 #include <string.h>
 
 void shell_split(const char *s, struct strvec *out)

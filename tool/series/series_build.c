@@ -361,7 +361,8 @@ static void plan_groups(struct series_run *r, struct convert *cv, struct config 
 	json_decref(impls);
 }
 
-static void push_head(struct series_run *r, char **commit)
+/* HEAD (the infrastructure patch's commit) in r->commits */
+static void push_head(struct series_run *r)
 {
 	struct strbuf out = STRBUF_INIT;
 	char *c;
@@ -369,10 +370,7 @@ static void push_head(struct series_run *r, char **commit)
 	scratch_git(&r->s, &out, true, "rev-parse", "HEAD", NULL);
 	c = sb_detach_trimmed(&out);
 	json_array_append_new(r->commits, json_string(c));
-	if (commit)
-		*commit = c;
-	else
-		free(c);
+	free(c);
 }
 
 /*
@@ -495,7 +493,7 @@ static void open_scratch(struct series_run *r, const char *name, const char *ema
 			scratch_git(&r->s, NULL, true, "am", "--abort", NULL);
 			die_code(EXIT_INPUT, "the infrastructure patch '%s' does not apply to '%s'", r->infra, r->t->root);
 		}
-		push_head(r, NULL);
+		push_head(r);
 	}
 }
 

@@ -30,8 +30,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <linux/input.h>
 #include <linux/rtc.h>
 #include <linux/uhid.h>

@@ -398,22 +398,31 @@ static bool any_text(const char *text, const void *arg)
 	return true;
 }
 
+/* /dev/<name> of the entry PREFIX<n> of sysfs directory DIR, opened */
+static int open_child_node(const char *dir, const char *prefix)
+{
+	char name[64], path[160];
+	int fd, r = find_entry(dir, prefix, "dev", any_text, NULL, name, sizeof(name));
+
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	fd = open_node(path, O_RDWR | O_NONBLOCK);
+	return fd < 0 ? neg_errno() : fd;
+}
+
 int lirc_open(struct fixture *f)
 {
-	char rc[64], lirc[64], dir[160], path[160];
+	char rc[64], dir[160];
 	unsigned mode = LIRC_MODE_MODE2;
 	int r = find_entry("/sys/class/rc", "rc", "uevent", uevent_loopback, NULL, rc, sizeof(rc));
 
 	if (r)
 		return r;
 	snprintf(dir, sizeof(dir), "/sys/class/rc/%s", rc);
-	r = find_entry(dir, "lirc", "dev", any_text, NULL, lirc, sizeof(lirc));
-	if (r)
-		return r;
-	snprintf(path, sizeof(path), "/dev/%s", lirc);
-	f->fd = open_node(path, O_RDWR | O_NONBLOCK);
+	f->fd = open_child_node(dir, "lirc");
 	if (f->fd < 0)
-		return neg_errno();
+		return f->fd;
 	if (ioctl(f->fd, LIRC_SET_REC_MODE, &mode))
 		return neg_errno();
 	return drain_fd(f->fd);
@@ -530,19 +539,6 @@ int qrtr_tun_trigger(struct fixture *f)
 	p.h.dst_port_id = QRTR_PORT_CTRL_ID;
 	p.cmd = QRTR_TYPE_HELLO;
 	return write(f->fd, &p, sizeof(p)) == sizeof(p) ? 0 : neg_errno();
-}
-
-/* /dev/<name> of the entry PREFIX<n> of sysfs directory DIR, opened */
-static int open_child_node(const char *dir, const char *prefix)
-{
-	char name[64], path[160];
-	int fd, r = find_entry(dir, prefix, "dev", any_text, NULL, name, sizeof(name));
-
-	if (r)
-		return r;
-	snprintf(path, sizeof(path), "/dev/%s", name);
-	fd = open_node(path, O_RDWR | O_NONBLOCK);
-	return fd < 0 ? neg_errno() : fd;
 }
 
 /*
