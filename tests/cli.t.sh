@@ -218,6 +218,13 @@ rc=$?
 	grep -q '^  facts  *[0-9.]* [KMG]iB  ' "$D/cache.out" && grep -q '^  boot  *-  ' "$D/cache.out" &&
 	grep -q '^  total  *[0-9.]* [KMG]iB  ' "$D/cache.out" && r=ok || r=bad
 check "cache: where it is, each part with its size, the total" $r "exit $rc: $(cat "$D/cache.out" "$D/cache.err")"
+# --help and README's table name the parts 'polltax cache' lists, in its order
+listed=$(sed -n '2,$s/^  \([a-z-]*\) .*/\1/p' "$D/cache.out" | grep -vx total | tr '\n' ' ')
+helped=$("$POLLTAX" cache --help | sed -n '/^parts:/,/^$/p' | sed 's/^parts://' | tr '\n' ' ' | tr -s ' ')
+readme=$(sed -n '/^## The cache/,/^## /s/^| `\([a-z-]*\)` |.*/\1/p' "$TOP/README.md" | tr '\n' ' ')
+[ -n "$listed" ] && [ " $listed" = "$helped" ] && [ "$listed" = "$readme" ] && r=ok || r=bad
+check "cache --help and README name every part polltax cache lists" $r \
+	"listed: $listed; --help:$helped; README: $readme"
 "$POLLTAX" cache clean facts >"$D/clean.out" 2>&1 && [ ! -e "$C/facts" ] && [ -d "$C/prefilter" ] &&
 	grep -q "^removed facts .*$C/facts\$" "$D/clean.out" && r=ok || r=bad
 check "cache clean facts: only that part" $r "$(cat "$D/clean.out"; ls "$C")"
