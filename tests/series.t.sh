@@ -141,6 +141,59 @@ check "a changed conversion rule: the conversions run again (same output for a c
 rm -rf "$T/out4" "$T/alt"
 rm -rf "$T/out3"
 
+# 2c. the tree is recorded by one "git add" per CPU, each into its own
+# index; the tree they make is the one a single "git add -A -f" makes, on
+# the first import and on the next after files were removed, added, changed
+# and moved (an index that had a file of another share must not bring it back)
+tree_of() { (cd "$1" && rm -rf "$T/ref.git" && git init -q --bare "$T/ref.git" &&
+	GIT_DIR="$T/ref.git" GIT_WORK_TREE=. git add -A -f . && GIT_DIR="$T/ref.git" git write-tree); }
+recorded() { git --git-dir="$(ls -d "$XDG_CACHE_HOME"/polltax/work/ftree-*/base.git)" rev-parse 'refs/polltax/pristine^{tree}'; }
+rm -rf "$T/ftree" && cp -R "$FIX" "$T/ftree"
+mkdir -p "$T/ftree/extra/a" "$T/ftree/extra/b/deep"
+echo 'int a;' >"$T/ftree/extra/a/a.c"
+echo 'int b;' >"$T/ftree/extra/b/deep/b.c"
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out5" "$T/ftree" 2>"$T/series5.err"
+rc=$?
+want=$(tree_of "$T/ftree")
+got=$(recorded)
+[ $rc -eq 0 ] && [ -n "$want" ] && [ "$want" = "$got" ] && r=ok || r=bad
+check "the import's tree is the one git add -A -f makes of the whole tree" $r \
+	"exit $rc, $got, not $want: $(head -5 "$T/series5.err")"
+rm -r "$T/ftree/extra/a"
+mv "$T/ftree/extra/b" "$T/ftree/extra/c"
+echo '/* new */' >"$T/ftree/new-top.c"
+echo '/* changed */' >>"$T/ftree/Makefile"
+"$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out5" "$T/ftree" 2>"$T/series5.err"
+rc=$?
+want=$(tree_of "$T/ftree")
+got=$(recorded)
+[ $rc -eq 0 ] && [ "$want" = "$got" ] && r=ok || r=bad
+check "imported again after a directory removed, one moved, a file added and one changed: the tree git add makes" $r \
+	"exit $rc, $got, not $want: $(head -5 "$T/series5.err")"
+rm -rf "$T/ftree" "$T/out5" "$T/ref.git"
+
+# 2d. which files name a function: one GNU grep -F for all the names;
+# when it fails, git grep name by name gives the same series; when that
+# fails too, the series stops and says so (no answer is not "in no file")
+printf '#!/bin/sh\nexit 2\n' >"$T/shim/grep"
+printf '#!/bin/sh\n[ "$1" = grep ] && exit 2\nexec %s "$@"\n' "$(command -v git)" >"$T/shim2-git"
+chmod +x "$T/shim/grep" "$T/shim2-git"
+"$POLLTAX" cache clean refs >/dev/null 2>&1
+PATH="$T/shim:$PATH" "$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out6" "$FIX" 2>"$T/series6.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q 'one by one' "$T/series6.err" && [ -s "$T/grep-calls" ] &&
+	diff -r "$T/out" "$T/out6" >"$T/determinism6.diff" 2>&1 && r=ok || r=bad
+check "grep -F failing: git grep name by name, a warning, the same series" $r \
+	"exit $rc: $(cat "$T/series6.err" "$T/determinism6.diff" 2>/dev/null | head -10)"
+"$POLLTAX" cache clean refs >/dev/null 2>&1
+mv "$T/shim2-git" "$T/shim/git"
+PATH="$T/shim:$PATH" "$POLLTAX" series -q --scan "$SCAN" --signoff "$ID" -o "$T/out7" "$FIX" 2>"$T/series7.err"
+rc=$?
+[ $rc -ne 0 ] && grep -q 'cannot search' "$T/series7.err" && [ -z "$(ls -d "$T"/out7* 2>/dev/null)" ] && r=ok || r=bad
+check "grep and git grep failing: the series stops, says why, writes nothing" $r \
+	"exit $rc: $(head -5 "$T/series7.err")"
+rm -rf "$T/out6" "$T/out7" "$T/shim/grep" "$T/shim/git" "$T/grep-calls"
+
 # 3. verify (relative paths too)
 (cd "$T" && "$POLLTAX" verify -q -o verify.md out "$(rel "$FIX")") >"$T/verify.out" 2>"$T/verify.err"
 rc=$?

@@ -537,7 +537,7 @@ void convert_prefetch(struct convert *c, json_t *impls, int jobs)
 		free(o2);
 	}
 	if (names.n)
-		cv_refs_prefetch(c, &names);
+		cv_refs_prefetch(c, &names, jobs);
 	sv_clear(&names);
 
 	json_array_foreach(impls, i, x) {

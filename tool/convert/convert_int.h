@@ -49,8 +49,8 @@ bool cv_only_globals(struct frame *fr, const char *e);
 json_t *cv_facts_of(struct convert *c, const char *rel, char **err);
 /* .c and .h files of the tree that mention NAME (cached) */
 json_t *cv_refs_of(struct convert *c, const char *name);
-/* Which files mention each of NAMES, in one grep over the tree: cv_refs_of() then answers from the cache. */
-void cv_refs_prefetch(struct convert *c, const struct strvec *names);
+/* Which files mention each of NAMES, in one pass of JOBS greps over the tree: cv_refs_of() then answers from the cache. */
+void cv_refs_prefetch(struct convert *c, const struct strvec *names, int jobs);
 /* The tree is about to change: the refs of the clean tree written to the cache, no more kept. */
 void cv_refs_detach(struct convert *c);
 

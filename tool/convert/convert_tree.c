@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "lib/strutil.h"
 
 /* Is ROOT a git clone or worktree (.git a directory or a file)? */
@@ -94,8 +95,12 @@ json_t *cv_refs_of(struct convert *c, const char *name)
 
 		rc = run_cmd(argv, c->root, &out, true);
 	}
+	/* no answer is no "in no file": a name taken or a caller missed would go unseen */
+	if (rc != 0 && rc != 1)
+		die("cannot search '%s' for the name %s (%sgrep failed)", c->root, name,
+		    git_tree(c->root) ? "git " : "");
 	r = json_array();
-	if (rc == 0 || rc == 1) {
+	{
 		struct strvec files = STRVEC_INIT;
 
 		for (const char *l = out.buf; l && *l;) {
@@ -116,15 +121,51 @@ json_t *cv_refs_of(struct convert *c, const char *name)
 	return r;
 }
 
-/* Which files mention each of NAMES, in one grep over the tree (cv_refs_of() then answers from the cache). */
-void cv_refs_prefetch(struct convert *c, const struct strvec *names)
+/*
+ * The tracked .c and .h files of the git worktree ROOT that are there, NUL
+ * after each, in FILE_LIST: what git grep would read.  -1 if git fails.
+ */
+static int tracked_sources(const char *root, const char *file_list)
 {
-	struct strvec argv = STRVEC_INIT;
-	struct strbuf out = STRBUF_INIT;
+	const char *argv[] = { "git", "ls-files", "-z", "--", "*.c", "*.h", NULL };
+	struct strbuf out = STRBUF_INIT, keep = STRBUF_INIT;
+	int rc = run_cmd(argv, root, &out, true) == 0 ? 0 : -1;
+
+	for (size_t at = 0; rc == 0 && at < out.len;) {
+		const char *f = out.buf + at;
+		size_t n = strlen(f);
+		char *p = path_join(root, f);
+
+		if (is_file(p))	/* a tracked file deleted from the worktree: git grep skips it */
+			sb_add(&keep, f, n + 1);
+		free(p);
+		at += n + 1;
+	}
+	if (rc == 0 && write_file_atomic(file_list, keep.buf ? keep.buf : "", keep.len) < 0)
+		rc = -1;
+	sb_release(&out);
+	sb_release(&keep);
+	return rc;
+}
+
+/*
+ * Which files mention each of NAMES, in one pass over the tree (cv_refs_of()
+ * then answers from the cache).  GNU grep -F matches all the names at once
+ * (git grep tries them one after the other: 20 s for 500 names on 6.12,
+ * against 3 s), JOBS greps side by side on the tracked files of a git
+ * worktree, each line written whole (--line-buffered) so that none mixes.
+ */
+void cv_refs_prefetch(struct convert *c, const struct strvec *names, int jobs)
+{
+	struct strbuf out = STRBUF_INIT, pats = STRBUF_INIT;
 	bool git = git_tree(c->root);
 	json_t *found = json_object(), *v;
+	char *tmpd = xasprintf("%s/tmp", cache_root());
+	char *pfile = xasprintf("%s/refs-names.%d", tmpd, (int)getpid());
+	char *lfile = xasprintf("%s/refs-files.%d", tmpd, (int)getpid());
+	char *js = xasprintf("%d", jobs > 0 ? jobs : 1);
 	const char *k;
-	int rc;
+	int rc = -1;
 
 	refs_load(c);
 	for (size_t i = 0; i < names->n; i++)
@@ -132,65 +173,70 @@ void cv_refs_prefetch(struct convert *c, const struct strvec *names)
 			break;
 		else if (i + 1 == names->n)
 			goto out;	/* all known */
-	c->refs_new = true;
-	if (git) {
-		sv_push(&argv, "git");
-		sv_push(&argv, "grep");
-	} else {
-		sv_push(&argv, "grep");
-		sv_push(&argv, "-r");
-		sv_push(&argv, "--include=*.c");
-		sv_push(&argv, "--include=*.h");
-	}
-	sv_push(&argv, "-o");
-	sv_push(&argv, "-w");
-	sv_push(&argv, "-F");
 	for (size_t i = 0; i < names->n; i++) {
-		sv_push(&argv, "-e");
-		sv_push(&argv, names->v[i]);
+		sb_addf(&pats, "%s\n", names->v[i]);
 		json_object_set_new(found, names->v[i], json_object());
 	}
+	if (mkdir_p(tmpd) < 0 || write_file_atomic(pfile, pats.buf, pats.len) < 0)
+		goto out;
 	if (git) {
-		sv_push(&argv, "--");
-		sv_push(&argv, "*.c");
-		sv_push(&argv, "*.h");
+		/* a grep's status 1 (no match in its files) is no failure; 2 is, and makes xargs' 123 */
+		const char *argv[] = { "xargs", "-0", "-r", "-a", lfile, "-n", "2000", "-P", js, "sh", "-c",
+				       "grep -s -H -o -w -F --line-buffered -f \"$0\" -- \"$@\"; [ $? -le 1 ]", pfile,
+				       NULL };
+
+		if (tracked_sources(c->root, lfile) == 0)
+			rc = run_cmd(argv, c->root, &out, true);
+		unlink(lfile);
 	} else {
-		sv_push(&argv, ".");
+		const char *argv[] = { "grep", "-r", "-o", "-w", "-F", "--include=*.c", "--include=*.h", "-f", pfile,
+				       ".", NULL };
+
+		rc = run_cmd(argv, c->root, &out, true);
+		if (rc == 1)
+			rc = 0;
 	}
-	rc = run_cmd((const char *const *)argv.v, c->root, &out, true);
-	if (rc == 0 || rc == 1) {
-		for (const char *l = out.buf; l && *l;) {
-			const char *e = strchr(l, '\n');
-			char *line = xstrndup(l, e ? (size_t)(e - l) : strlen(l)), *colon = strrchr(line, ':');
+	unlink(pfile);
+	if (rc != 0) {
+		warning("cannot search '%s' for %zu names at once; one by one", c->root, names->n);
+		goto out;
+	}
+	c->refs_new = true;
+	for (const char *l = out.buf; l && *l;) {
+		const char *e = strchr(l, '\n');
+		char *line = xstrndup(l, e ? (size_t)(e - l) : strlen(l)), *colon = strrchr(line, ':');
 
-			if (colon) {
-				*colon = '\0';
-				v = json_object_get(found, colon + 1);
-				if (v)
-					json_object_set_new(v, !strncmp(line, "./", 2) ? line + 2 : line, json_true());
-			}
-			free(line);
-			l = e ? e + 1 : NULL;
+		if (colon) {
+			*colon = '\0';
+			v = json_object_get(found, colon + 1);
+			if (v)
+				json_object_set_new(v, !strncmp(line, "./", 2) ? line + 2 : line, json_true());
 		}
-		json_object_foreach(found, k, v) {
-			json_t *arr = json_array();
-			const char *f;
-			json_t *t;
-			struct strvec fs = STRVEC_INIT;
+		free(line);
+		l = e ? e + 1 : NULL;
+	}
+	json_object_foreach(found, k, v) {
+		json_t *arr = json_array();
+		const char *f;
+		json_t *t;
+		struct strvec fs = STRVEC_INIT;
 
-			json_object_foreach(v, f, t)
-				sv_push(&fs, f);
-			sv_sort(&fs);
-			for (size_t i = 0; i < fs.n; i++)
-				json_array_append_new(arr, json_string(fs.v[i]));
-			sv_clear(&fs);
-			json_object_set_new(c->refs, k, arr);
-		}
+		json_object_foreach(v, f, t)
+			sv_push(&fs, f);
+		sv_sort(&fs);
+		for (size_t i = 0; i < fs.n; i++)
+			json_array_append_new(arr, json_string(fs.v[i]));
+		sv_clear(&fs);
+		json_object_set_new(c->refs, k, arr);
 	}
 out:
 	json_decref(found);
 	sb_release(&out);
-	sv_clear(&argv);
+	sb_release(&pats);
+	free(tmpd);
+	free(pfile);
+	free(lfile);
+	free(js);
 }
 
 char *cv_read_rel(struct convert *c, const char *rel)

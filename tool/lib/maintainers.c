@@ -6,11 +6,14 @@
 #include "maintainers.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 /* The bytes of REL (relative to WORK, or absolute) into H, after its name when NAMED (the path is part of the question). */
@@ -188,6 +191,64 @@ char *maint_section(const struct maint *m, const char *file)
 	}
 	sb_release(&out);
 	return best ? best : xstrdup("THE REST");
+}
+
+void maint_prefetch(const struct maint *m, const char *opt, const char *const *args, size_t n, int jobs)
+{
+	pid_t *pids = xcalloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*pids));
+	int running = 0, slots = jobs > 0 ? jobs : 1;
+	struct strvec seen = STRVEC_INIT;
+
+	fflush(stdout);
+	fflush(stderr);
+	for (size_t i = 0; i <= n; i++) {
+		char *cached = NULL;
+		int st;
+		pid_t done;
+
+		if (i < n && !sv_contains(&seen, args[i])) {
+			sv_push(&seen, args[i]);
+			cached = answer_path(m, opt ? opt : args[i], opt ? args[i] : NULL);
+			if (is_file(cached)) {
+				free(cached);
+				continue;
+			}
+			free(cached);
+		} else if (i < n) {
+			continue;
+		}
+		/* a free slot for input I (or, at the end, every child done) */
+		while (running && (i == n || running == slots)) {
+			done = wait(&st);
+			if (done < 0 && errno != EINTR)
+				die("wait: %s", strerror(errno));
+			for (int w = 0; done > 0 && w < slots; w++)
+				if (pids[w] == done) {
+					pids[w] = 0;
+					running--;
+				}
+		}
+		if (i == n)
+			break;
+		for (int w = 0; w < slots; w++)
+			if (!pids[w]) {
+				pid_t pid = fork();
+
+				if (pid < 0)
+					die("cannot fork: %s", strerror(errno));
+				if (pid == 0) {
+					struct strbuf out = STRBUF_INIT;
+
+					/* the answer goes to the cache; the parent asks again (and says so when it fails) */
+					_exit(get_maintainer(m, &out, opt ? opt : args[i], opt ? args[i] : NULL) == 0 ? 0 : 1);
+				}
+				pids[w] = pid;
+				running++;
+				break;
+			}
+	}
+	sv_clear(&seen);
+	free(pids);
 }
 
 int maint_recipients(const struct maint *m, const char *patch, struct strvec *to, struct strvec *cc)

@@ -19,6 +19,13 @@ struct maint {
 /* The most specific MAINTAINERS section of FILE, other than THE REST; "THE REST" when none. */
 char *maint_section(const struct maint *m, const char *file);
 
+/*
+ * Ask get_maintainer.pl about each of the N ARGS not yet in the cache,
+ * JOBS at a time, so that maint_section() (OPT "--sections", ARGS files)
+ * or maint_recipients() (OPT NULL, ARGS patch files) then read its answer.
+ */
+void maint_prefetch(const struct maint *m, const char *opt, const char *const *args, size_t n, int jobs);
+
 /* To: (maintainers) and Cc: (reviewers, lists) for the patch file PATCH. */
 int maint_recipients(const struct maint *m, const char *patch, struct strvec *to, struct strvec *cc);
 

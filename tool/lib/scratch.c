@@ -15,6 +15,9 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -175,12 +178,197 @@ static char *commit_tree(const char *git_dir, const char *tree_id, const char *m
 	return sb_detach_trimmed(&out);
 }
 
+/*
+ * The import's shares: ROOT's files by their entry two levels down
+ * ("drivers/gpu", "Makefile", "fs/select.c"), the entries dealt to N
+ * workers by size, largest first, each to the least loaded (the same tree
+ * gives the same shares).
+ */
+static json_t *share_sizes;
+static size_t share_root_len;
+
+static int share_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *rel = path + share_root_len, *slash;
+	char *entry;
+
+	(void)ftw;
+	while (*rel == '/')
+		rel++;
+	if (!*rel)
+		return 0;
+	if (!strncmp(rel, ".git", 4) && (!rel[4] || rel[4] == '/'))
+		return type == FTW_D ? FTW_SKIP_SUBTREE : 0;
+	if (type != FTW_F && type != FTW_SL)
+		return 0;
+	slash = strchr(rel, '/');
+	slash = slash ? strchr(slash + 1, '/') : NULL;
+	entry = slash ? xstrndup(rel, (size_t)(slash - rel)) : xstrdup(rel);
+	json_object_set_new(share_sizes, entry,
+			    json_integer(json_integer_value(json_object_get(share_sizes, entry)) + st->st_size + 1));
+	free(entry);
+	return 0;
+}
+
+struct share {
+	const char *entry;
+	long long size;
+};
+
+static int share_cmp(const void *a, const void *b)
+{
+	const struct share *x = a, *y = b;
+
+	return x->size != y->size ? (x->size < y->size ? 1 : -1) : strcmp(x->entry, y->entry);
+}
+
+/* OWNER (json object entry -> worker) of ROOT's entries for N workers */
+static json_t *import_shares(const char *root, int n)
+{
+	json_t *owner = json_object(), *v;
+	const char *k;
+	struct share *sh;
+	long long *load = xcalloc((size_t)n, sizeof(*load));
+	size_t i = 0, count;
+
+	share_sizes = json_object();
+	share_root_len = strlen(root);
+	if (nftw(root, share_visit, 64, FTW_PHYS | FTW_ACTIONRETVAL) != 0)
+		die("cannot read '%s': %s", root, strerror(errno));
+	count = json_object_size(share_sizes);
+	sh = xcalloc(count ? count : 1, sizeof(*sh));
+	json_object_foreach(share_sizes, k, v) {
+		sh[i].entry = k;
+		sh[i++].size = json_integer_value(v);
+	}
+	qsort(sh, count, sizeof(*sh), share_cmp);
+	for (i = 0; i < count; i++) {
+		int best = 0;
+
+		for (int w = 1; w < n; w++)
+			if (load[w] < load[best])
+				best = w;
+		load[best] += sh[i].size;
+		json_object_set_new(owner, sh[i].entry, json_integer(best));
+	}
+	free(sh);
+	free(load);
+	json_decref(share_sizes);
+	share_sizes = NULL;
+	return owner;
+}
+
+/* Worker W's pathspecs: the whole tree but the other workers' entries and EXCLUDE */
+static void share_pathspecs(struct strvec *args, json_t *owner, int w, const char *const *exclude)
+{
+	const char *k;
+	json_t *v;
+
+	sv_push(args, "--");
+	sv_push(args, ".");
+	json_object_foreach(owner, k, v)
+		if (json_integer_value(v) != w)
+			sv_pushf(args, ":(exclude,literal)%s", k);
+	for (size_t i = 0; exclude && exclude[i]; i++)
+		sv_push(args, exclude[i]);
+}
+
+/* Git's ARGS for worker W: CMD on its share, with its index (GIT_INDEX_FILE set) */
+static void share_git(struct strvec *args, const char *git_dir, json_t *owner, int w, const char *const *exclude,
+		      const char *const *cmd)
+{
+	char *ix = xasprintf("%s/index.%d", git_dir, w);
+
+	setenv("GIT_INDEX_FILE", ix, 1);
+	free(ix);
+	sv_push(args, "-c");
+	sv_push(args, "core.bare=false");
+	for (size_t i = 0; cmd[i]; i++)
+		sv_push(args, cmd[i]);
+	share_pathspecs(args, owner, w, exclude);
+}
+
+/*
+ * ROOT's files recorded by N "git add -A -f" side by side, each into its
+ * own index in GIT_DIR (index.W, kept: the next import hashes only what
+ * changed), then their entries into one index (index.all) and its tree.
+ * Returns the tree id.  -f: the tree's .gitignore files are not the tree's
+ * contents (the top-level one of Debian's linux-source ignores everything).
+ */
+static char *import_tree(const char *git_dir, const char *root, const char *const *exclude, bool quiet)
+{
+	int n = online_cpus(), failed = 0;
+	json_t *owner;
+	pid_t *pids;
+	struct strbuf entries = STRBUF_INIT, out = STRBUF_INIT;
+	char *all = path_join(git_dir, "index.all"), *list = path_join(git_dir, "index.entries"), *tree_id;
+
+	if (n > 8)
+		n = 8;
+	if (n < 1)
+		n = 1;
+	owner = import_shares(root, n);
+	pids = xcalloc((size_t)n, sizeof(*pids));
+	fflush(stdout);
+	fflush(stderr);
+	for (int w = 0; w < n; w++) {
+		pids[w] = fork();
+		if (pids[w] < 0)
+			die("cannot fork: %s", strerror(errno));
+		if (pids[w] == 0) {
+			struct strvec args = STRVEC_INIT;
+
+			share_git(&args, git_dir, owner, w, exclude, (const char *const[]){ "add", "-A", "-f", NULL });
+			_exit(git_args(git_dir, root, NULL, quiet, &args, NULL) == 0 ? 0 : 1);
+		}
+	}
+	for (int w = 0; w < n; w++) {
+		int st;
+
+		while (waitpid(pids[w], &st, 0) < 0)
+			if (errno != EINTR)
+				die("waitpid: %s", strerror(errno));
+		failed |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+	}
+	free(pids);
+	if (failed)
+		die("cannot record '%s' in '%s'", root, git_dir);
+	/* each worker's entries, those of its share only (an index keeps what a share had before) */
+	for (int w = 0; w < n && !failed; w++) {
+		struct strvec args = STRVEC_INIT;
+
+		share_git(&args, git_dir, owner, w, exclude, (const char *const[]){ "ls-files", "-s", "-z", NULL });
+		failed = git_args(git_dir, root, &out, true, &args, NULL) != 0;
+		sb_add(&entries, out.buf ? out.buf : "", out.len);
+		sb_reset(&out);
+		sv_clear(&args);
+	}
+	unlink(all);
+	setenv("GIT_INDEX_FILE", all, 1);
+	if (!failed) {
+		const char *argv[] = { "sh", "-c", "exec git update-index -z --add --index-info <\"$0\"", list, NULL };
+
+		failed = write_file_atomic(list, entries.buf ? entries.buf : "", entries.len) < 0 ||
+			 run_cmd(argv, git_dir, NULL, quiet) != 0;
+		unlink(list);
+	}
+	if (failed || git_in(git_dir, NULL, &out, quiet, "write-tree", NULL) != 0)
+		die("cannot write the tree of '%s'", root);
+	unsetenv("GIT_INDEX_FILE");
+	unlink(all);
+	tree_id = sb_detach_trimmed(&out);
+	sb_release(&entries);
+	json_decref(owner);
+	free(all);
+	free(list);
+	return tree_id;
+}
+
 char *scratch_import(const char *git_dir, const char *root, const char *const *exclude, const char *ref,
 		     const char *msg, const char *date, bool quiet)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct strvec args = STRVEC_INIT;
-	int rc;
+	char *tree_id, *old = NULL, *ix, *spec;
 
 	if (!is_dir(git_dir)) {
 		if (git_in(NULL, NULL, NULL, quiet, "init", "-q", "--bare", git_dir, NULL) != 0)
@@ -188,41 +376,29 @@ char *scratch_import(const char *git_dir, const char *root, const char *const *e
 		/* no automatic gc in the middle of a run */
 		git_in(git_dir, NULL, NULL, true, "config", "gc.auto", "0", NULL);
 	}
-	/*
-	 * git add reads the tree and writes the index and objects of GIT_DIR
-	 * only.  -f: the tree's .gitignore files are not the tree's contents
-	 * (the top-level one of Debian's linux-source ignores everything).
-	 */
+	/* the single index of imports before they were shared out: not read any more */
+	ix = path_join(git_dir, "index");
+	unlink(ix);
+	free(ix);
 	if (!quiet)
 		fprintf(stderr, "polltax: recording '%s' in '%s'\n", root, git_dir);
-	sv_push(&args, "-c");
-	sv_push(&args, "core.bare=false");
-	sv_push(&args, "add");
-	sv_push(&args, "-A");
-	sv_push(&args, "-f");
-	sv_push(&args, exclude ? "--" : ".");	/* (the pathspec "." alone, as before there were exclusions) */
-	if (exclude)
-		sv_push(&args, ".");
-	rc = git_args(git_dir, root, NULL, quiet, &args, exclude);
-	sv_clear(&args);
-	if (rc != 0)
-		die("cannot record '%s' in '%s'", root, git_dir);
-	if (git_in(git_dir, root, &out, true, "-c", "core.bare=false", "rev-parse", "--verify", "-q", ref, NULL) != 0 ||
-	    git_in(git_dir, root, NULL, true, "-c", "core.bare=false", "diff", "--cached", "--quiet", ref, NULL) != 0) {
-		char *tree_id, *c;
+	tree_id = import_tree(git_dir, root, exclude, quiet);
+	if (!strcmp(tree_id, "4b825dc642cb6eb9a060e54bf8d69288fbee4904"))
+		die_code(EXIT_INPUT, "no file of '%s' could be recorded in '%s'", root, git_dir);
+	spec = xasprintf("%s^{tree}", ref);
+	if (git_in(git_dir, NULL, &out, true, "rev-parse", "--verify", "-q", spec, NULL) == 0)
+		old = sb_detach_trimmed(&out);
+	sb_reset(&out);
+	free(spec);
+	if (!old || strcmp(old, tree_id)) {
+		char *c = commit_tree(git_dir, tree_id, msg, date, quiet);
 
-		sb_reset(&out);
-		if (git_in(git_dir, root, &out, quiet, "-c", "core.bare=false", "write-tree", NULL) != 0)
-			die("cannot write the tree of '%s'", root);
-		tree_id = sb_detach_trimmed(&out);
-		if (!strcmp(tree_id, "4b825dc642cb6eb9a060e54bf8d69288fbee4904"))
-			die_code(EXIT_INPUT, "no file of '%s' could be recorded in '%s'", root, git_dir);
-		c = commit_tree(git_dir, tree_id, msg, date, quiet);
 		if (git_in(git_dir, NULL, NULL, quiet, "update-ref", ref, c, NULL) != 0)
 			die("cannot update %s in '%s'", ref, git_dir);
 		free(c);
-		free(tree_id);
 	}
+	free(old);
+	free(tree_id);
 	sb_reset(&out);
 	if (git_in(git_dir, NULL, &out, true, "rev-parse", ref, NULL) != 0)
 		die("no %s in '%s'", ref, git_dir);

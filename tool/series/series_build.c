@@ -304,6 +304,21 @@ static struct series_group *group_for(struct series_run *r, char *sec, const cha
 	return &r->groups[g];
 }
 
+/* The MAINTAINERS sections of the files of IMPLS asked side by side (maint_section() then reads them) */
+static void prefetch_sections(struct series_run *r, json_t *impls)
+{
+	struct strvec files = STRVEC_INIT;
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(impls, i, x)
+		if ((!r->o->only.n || sv_contains(&r->o->only, jstr(x, "function"))) &&
+		    !sv_contains(&files, jstr(x, "file")))
+			sv_push(&files, jstr(x, "file"));
+	maint_prefetch(&r->m, "--sections", (const char *const *)files.v, files.n, online_cpus());
+	sv_clear(&files);
+}
+
 /*
  * --section NAME: the implementations of IMPLS in that section only.  The
  * section of each is asked before planning, so that the others cost nothing.
@@ -313,6 +328,7 @@ static json_t *in_section(struct series_run *r, json_t *impls)
 	json_t *keep = json_array(), *x;
 	size_t i;
 
+	prefetch_sections(r, impls);
 	json_array_foreach(impls, i, x) {
 		char *sec = maint_section(&r->m, jstr(x, "file"));
 
@@ -336,6 +352,7 @@ static void plan_groups(struct series_run *r, struct convert *cv, struct config 
 		impls = in_section(r, impls);
 	series_progress(o, "planning %zu conversions", json_array_size(impls));
 	convert_prefetch(cv, impls, online_cpus());
+	prefetch_sections(r, impls);
 	json_array_foreach(impls, i, x) {
 		json_t *p;
 

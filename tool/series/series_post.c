@@ -354,6 +354,8 @@ static json_t *posting(const struct series_run *r, json_t *info, size_t pi, size
 	pat = r->o->reroll ? xasprintf("%s/v%d-0*.patch", pdir, r->o->reroll) : path_join(pdir, "0*.patch");
 	if (glob(pat, 0, NULL, &g) != 0)
 		die("git format-patch wrote nothing to '%s'", pdir);
+	/* the recipients of every patch asked side by side; patch_entry() then reads them */
+	maint_prefetch(&r->m, NULL, (const char *const *)g.gl_pathv + 1, g.gl_pathc - 1, online_cpus());
 	for (size_t fi = 1; fi < g.gl_pathc; fi++)
 		json_array_append_new(plist, patch_entry(r, g.gl_pathv[fi],
 							 json_string_value(json_array_get(r->commits, first + fi - 1)),
