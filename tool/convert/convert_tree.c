@@ -73,11 +73,24 @@ void cv_refs_detach(struct convert *c)
 	c->refs_new = false;
 }
 
+/* FILES sorted, as a JSON array of strings; FILES cleared */
+static json_t *sorted_array(struct strvec *files)
+{
+	json_t *a = json_array();
+
+	sv_sort(files);
+	for (size_t i = 0; i < files->n; i++)
+		json_array_append_new(a, json_string(files->v[i]));
+	sv_clear(files);
+	return a;
+}
+
 /* .c and .h files of the tree that mention NAME (as a word), cached. */
 json_t *cv_refs_of(struct convert *c, const char *name)
 {
 	json_t *r;
 	struct strbuf out = STRBUF_INIT;
+	struct strvec files = STRVEC_INIT;
 	int rc;
 
 	refs_load(c);
@@ -99,23 +112,15 @@ json_t *cv_refs_of(struct convert *c, const char *name)
 	if (rc != 0 && rc != 1)
 		die("cannot search '%s' for the name %s (%sgrep failed)", c->root, name,
 		    git_tree(c->root) ? "git " : "");
-	r = json_array();
-	{
-		struct strvec files = STRVEC_INIT;
+	for (const char *l = out.buf; l && *l;) {
+		const char *e = strchr(l, '\n');
+		char *f = xstrndup(l, e ? (size_t)(e - l) : strlen(l));
 
-		for (const char *l = out.buf; l && *l;) {
-			const char *e = strchr(l, '\n');
-			char *f = xstrndup(l, e ? (size_t)(e - l) : strlen(l));
-
-			sv_push(&files, !strncmp(f, "./", 2) ? f + 2 : f);
-			free(f);
-			l = e ? e + 1 : NULL;
-		}
-		sv_sort(&files);
-		for (size_t i = 0; i < files.n; i++)
-			json_array_append_new(r, json_string(files.v[i]));
-		sv_clear(&files);
+		sv_push(&files, !strncmp(f, "./", 2) ? f + 2 : f);
+		free(f);
+		l = e ? e + 1 : NULL;
 	}
+	r = sorted_array(&files);
 	sb_release(&out);
 	json_object_set_new(c->refs, name, r);
 	return r;
@@ -216,18 +221,13 @@ void cv_refs_prefetch(struct convert *c, const struct strvec *names, int jobs)
 		l = e ? e + 1 : NULL;
 	}
 	json_object_foreach(found, k, v) {
-		json_t *arr = json_array();
 		const char *f;
 		json_t *t;
 		struct strvec fs = STRVEC_INIT;
 
 		json_object_foreach(v, f, t)
 			sv_push(&fs, f);
-		sv_sort(&fs);
-		for (size_t i = 0; i < fs.n; i++)
-			json_array_append_new(arr, json_string(fs.v[i]));
-		sv_clear(&fs);
-		json_object_set_new(c->refs, k, arr);
+		json_object_set_new(c->refs, k, sorted_array(&fs));
 	}
 out:
 	json_decref(found);
